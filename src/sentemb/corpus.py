@@ -1,0 +1,289 @@
+"""Document readers (Project Gutenberg, WikiExtractor, plain text) and the sentence-ordered token-id corpus.
+
+A *document* is a title plus its paragraphs in reading order. The split stage turns documents into tokenised
+sentences; the vocab stage turns those into a :class:`TokenCorpus`: memory-mapped token ids with sentence offsets
+and document ids, so that a sentence's neighbours are the previous and next sentence of the same document.
+"""
+
+from __future__ import annotations
+
+import re
+import tarfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from gutenbergpy.textget import strip_headers
+
+from sentemb.errors import SentembError
+
+_DOC_OPEN = re.compile(r"^<doc\s[^>]*>\s*$")
+_DOC_TITLE = re.compile(r'\stitle="([^"]*)"')
+_BLANK_LINES = re.compile(r"\n[ \t\r\f\v]*\n")
+_GUTENBERG_START = re.compile(r"^\*\*\* ?START OF (THIS|THE) PROJECT GUTENBERG", re.M)
+
+
+@dataclass
+class Document:
+    """One document: where it came from, its title, and its paragraphs (each one string, line breaks joined)."""
+
+    source: str
+    title: str
+    paragraphs: list[str]
+
+
+def paragraphs_from_wrapped(text: str) -> list[str]:
+    """Split hard-wrapped text into paragraphs at blank lines and rejoin each paragraph's lines with spaces."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    paras = (" ".join(p.split()) for p in _BLANK_LINES.split(text))
+    return [p for p in paras if p]
+
+
+def read_gutenberg(text: str, source: str) -> Document:
+    """A Project Gutenberg e-book: licence header and footer stripped (``gutenbergpy.textget.strip_headers``,
+    the marker list of the ``gutenberg`` package), hard-wrapped lines rejoined into paragraphs.
+
+    Raises:
+        SentembError: when nothing is left after stripping (naming ``source``).
+    """
+    body = strip_headers(text.encode("utf-8")).decode("utf-8")
+    paragraphs = paragraphs_from_wrapped(body)
+    if not paragraphs:
+        raise SentembError(f"{source}: no text left after stripping the Project Gutenberg header and footer")
+    title = next((ln[len("Title:"):].strip() for ln in text.splitlines()[:60] if ln.startswith("Title:")), source)
+    return Document(source=source, title=title, paragraphs=paragraphs)
+
+
+def read_wikiextractor(text: str, source: str) -> list[Document]:
+    """WikiExtractor output: ``<doc id=.. url=.. title=..>``, a title line, one paragraph per line, ``</doc>``.
+
+    The title line is dropped (it is not running text); every other non-empty line is a paragraph.
+
+    Raises:
+        SentembError: on an unclosed or nested ``<doc>`` block, naming ``source`` and the line.
+    """
+    docs: list[Document] = []
+    current: Document | None = None
+    first_line = False
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("<doc "):
+            m = _DOC_OPEN.match(line)
+            if m is None or current is not None:
+                raise SentembError(f"{source}:{lineno}: malformed or nested <doc> tag (WikiExtractor format expected)")
+            title = _DOC_TITLE.search(line)
+            current = Document(source=source, title=title.group(1) if title else "", paragraphs=[])
+            first_line = True
+        elif line.startswith("</doc>"):
+            if current is None:
+                raise SentembError(f"{source}:{lineno}: </doc> without an opening <doc> tag")
+            docs.append(current)
+            current = None
+        elif current is not None:
+            line = line.strip()
+            if first_line and line:
+                first_line = False
+                if line == current.title or not current.title:
+                    continue
+            if line:
+                current.paragraphs.append(line)
+        elif line.strip():
+            raise SentembError(f"{source}:{lineno}: text outside a <doc> block (WikiExtractor format expected)")
+    if current is not None:
+        raise SentembError(f"{source}: <doc> block opened but never closed with </doc>")
+    return [d for d in docs if d.paragraphs]
+
+
+def detect_format(text: str) -> str:
+    """``"wikiextractor"``, ``"gutenberg"`` or ``"plain"``, from the text itself."""
+    head = text.lstrip()[:200]
+    if head.startswith("<doc "):
+        return "wikiextractor"
+    if _GUTENBERG_START.search(text[:50_000]):
+        return "gutenberg"
+    return "plain"
+
+
+def documents_from_text(text: str, source: str) -> list[Document]:
+    """The documents in one file's text, format detected by :func:`detect_format` (plain text: one document)."""
+    fmt = detect_format(text)
+    if fmt == "wikiextractor":
+        return read_wikiextractor(text, source)
+    if fmt == "gutenberg":
+        return [read_gutenberg(text, source)]
+    paragraphs = paragraphs_from_wrapped(text)
+    return [Document(source=source, title=Path(source).stem, paragraphs=paragraphs)] if paragraphs else []
+
+
+def _decode(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SentembError(f"{source}: not UTF-8 text (byte {e.start}: {e.reason})") from None
+
+
+def iter_documents(path: str | Path, max_documents: int | None = None) -> Iterator[Document]:
+    """Documents of a corpus shard, in order.
+
+    Args:
+        path: a ``.tar``/``.tar.gz``/``.tar.xz`` archive (members in archive order), a directory (``*.txt`` and
+            WikiExtractor ``wiki_*`` files, sorted by name) or a single text file.
+        max_documents: stop after this many documents (``None``: all).
+
+    Raises:
+        SentembError: missing path, unreadable archive, non-UTF-8 member or malformed WikiExtractor block.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise SentembError(f"{p}: missing corpus shard")
+    count = 0
+    for source, data in _iter_files(p):
+        for doc in documents_from_text(_decode(data, source), source):
+            yield doc
+            count += 1
+            if max_documents is not None and count >= max_documents:
+                return
+
+
+def _iter_files(p: Path) -> Iterator[tuple[str, bytes]]:
+    if p.is_dir():
+        for f in sorted(x for x in p.rglob("*") if x.is_file() and (x.suffix == ".txt" or x.name.startswith("wiki_"))):
+            yield str(f), f.read_bytes()
+        return
+    if ".tar" in "".join(p.suffixes):
+        try:
+            with tarfile.open(p, "r:*") as tf:
+                for m in tf:
+                    if m.isfile():
+                        fh = tf.extractfile(m)
+                        assert fh is not None
+                        yield f"{p.name}:{m.name}", fh.read()
+        except (tarfile.TarError, EOFError, OSError) as e:
+            raise SentembError(f"{p}: unreadable tar archive ({e})") from None
+        return
+    yield str(p), p.read_bytes()
+
+
+@dataclass
+class TokenCorpus:
+    """The sentence-ordered training corpus as flat arrays (memory-mapped when loaded).
+
+    Attributes:
+        token_ids: int32, shape (n_tokens,): vocabulary ids of in-vocabulary tokens, sentence after sentence.
+        offsets: int64, shape (n_sentences + 1,): sentence i is ``token_ids[offsets[i]:offsets[i+1]]``;
+            an empty slice is a sentence with no in-vocabulary word (kept, so that adjacency is preserved).
+        document_ids: int32, shape (n_sentences,): the document each sentence belongs to (non-decreasing).
+    """
+
+    token_ids: np.ndarray
+    offsets: np.ndarray
+    document_ids: np.ndarray
+
+    FILES = ("token_ids.npy", "offsets.npy", "document_ids.npy")
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.document_ids)
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """int64, shape (n_sentences,): in-vocabulary tokens per sentence."""
+        return np.diff(self.offsets)
+
+    def sentence(self, i: int) -> np.ndarray:
+        return self.token_ids[self.offsets[i] : self.offsets[i + 1]]
+
+    def gather(self, sentence_idx: np.ndarray, max_length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Token ids of many sentences, concatenated, for ``torch.nn.EmbeddingBag``.
+
+        Args:
+            sentence_idx: int array, shape (k,).
+            max_length: keep at most this many tokens of each sentence (``None``: all).
+
+        Returns:
+            ``(ids, bag_offsets)``: int64 shapes (sum of lengths,) and (k,); sentence j is
+            ``ids[bag_offsets[j]:bag_offsets[j+1]]``.
+        """
+        starts = self.offsets[sentence_idx]
+        lengths = self.offsets[sentence_idx + 1] - starts
+        if max_length is not None:
+            lengths = np.minimum(lengths, max_length)
+        bag_offsets = np.zeros(len(sentence_idx), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=bag_offsets[1:])
+        total = int(lengths.sum())
+        positions = np.arange(total, dtype=np.int64) - np.repeat(bag_offsets - starts, lengths)
+        return self.token_ids[positions].astype(np.int64), bag_offsets
+
+    def save(self, directory: str | Path) -> None:
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        for name, arr in zip(self.FILES, (self.token_ids, self.offsets, self.document_ids), strict=True):
+            np.save(d / name, arr)
+
+    @classmethod
+    def load(cls, directory: str | Path, mmap: bool = True) -> TokenCorpus:
+        """Load a saved corpus.
+
+        Raises:
+            SentembError: a missing file, or arrays that do not fit together.
+        """
+        d = Path(directory)
+        arrays = []
+        for name in cls.FILES:
+            f = d / name
+            if not f.is_file():
+                raise SentembError(f"{f}: missing file (token-id corpus written by the vocab stage)")
+            arrays.append(np.load(f, mmap_mode="r" if mmap else None))
+        corpus = cls(*arrays)
+        if len(corpus.offsets) != corpus.n_sentences + 1 or corpus.offsets[-1] != len(corpus.token_ids):
+            raise SentembError(f"{d}: offsets.npy does not match token_ids.npy/document_ids.npy")
+        return corpus
+
+
+def read_sentence_file(path: str | Path) -> Iterator[list[list[str]]]:
+    """Documents of a split-stage sentence file: one tokenised sentence per line, a blank line after each document.
+
+    Yields:
+        Each document as a list of token lists.
+
+    Raises:
+        SentembError: a missing file.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing sentence file (written by the split stage)")
+    doc: list[list[str]] = []
+    with open(p, encoding="utf-8") as fh:
+        for line in fh:
+            tokens = line.split()
+            if tokens:
+                doc.append(tokens)
+            elif doc:
+                yield doc
+                doc = []
+    if doc:
+        yield doc
+
+
+def build_token_corpus(documents: Iterable[list[list[str]]], index: dict[str, int]) -> TokenCorpus:
+    """Encode tokenised documents with a word → id map; out-of-vocabulary tokens are dropped.
+
+    Raises:
+        SentembError: when there is no sentence at all (an empty corpus).
+    """
+    ids: list[np.ndarray] = []
+    lengths: list[int] = []
+    doc_ids: list[int] = []
+    get = index.get
+    for d, doc in enumerate(documents):
+        for sent in doc:
+            enc = [i for i in map(get, sent) if i is not None]
+            ids.append(np.asarray(enc, dtype=np.int32))
+            lengths.append(len(enc))
+            doc_ids.append(d)
+    if not lengths:
+        raise SentembError("empty corpus: no sentence to encode")
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    token_ids = np.concatenate(ids) if ids else np.zeros(0, np.int32)
+    return TokenCorpus(token_ids.astype(np.int32), offsets, np.asarray(doc_ids, dtype=np.int32))

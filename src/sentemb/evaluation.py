@@ -1,0 +1,283 @@
+"""STS evaluation: loaders for the official file formats, cosine scoring, correlations and aggregates.
+
+Datasets and their quirks (see the data PROVENANCE): STS 2012-2015 inputs ``s1<TAB>s2``, gold one score a line;
+2015/2016 gold files have an empty line for every unscored pair (dropped, never scored as 0); 2016 inputs have four
+columns (two source notes, unused); STS Benchmark is tab-separated with extra columns on some rows and unbalanced
+quotes (split on tabs, no CSV quoting); the SICK test file has CRLF line endings. STS 2013 SMT is distributed by
+LDC only and is absent: 2013 has three sets here, the papers' "20 sets" are 19.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from sentemb.errors import SentembError
+
+STS_YEARS = {"STS12": "2012", "STS13": "2013", "STS14": "2014", "STS15": "2015", "STS16": "2016"}
+# the 19 staged sets of Kenter et al.'s Table 1 (2012-2015; 2013 SMT absent)
+KENTER_GROUPS = ("STS12", "STS13", "STS14", "STS15")
+
+
+@dataclass
+class STSDataset:
+    """Sentence pairs with gold similarity scores.
+
+    Attributes:
+        group: ``STS12`` … ``STS16``, ``SICK-R`` or ``STS-B``.
+        name: dataset name as the papers print it (``MSRpar``, ``OnWN`` for 2012 ``surprise.OnWN``, ``test``…).
+        sentences1, sentences2: the raw sentences.
+        gold: float64, shape (n,): gold scores (0-5 for STS, 1-5 for SICK).
+        path: the input file.
+    """
+
+    group: str
+    name: str
+    sentences1: list[str]
+    sentences2: list[str]
+    gold: np.ndarray
+    path: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.group}.{self.name}"
+
+    def __len__(self) -> int:
+        return len(self.gold)
+
+
+def _lines(path: Path) -> list[str]:
+    if not path.is_file():
+        raise SentembError(f"{path}: missing file")
+    text = path.read_text(encoding="utf-8")
+    lines = text.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def read_sts_pairs(input_path: str | Path, gold_path: str | Path, group: str, name: str) -> STSDataset:
+    """One SemEval STS dataset (2012-2016 layout): pairs whose gold line is empty are dropped.
+
+    Raises:
+        SentembError: a missing file, an input line with fewer than two tab-separated columns, a gold line that
+            is not a number, or files of different lengths (each named with file and line).
+    """
+    inp, gs = Path(input_path), Path(gold_path)
+    in_lines, gold_lines = _lines(inp), _lines(gs)
+    if len(in_lines) != len(gold_lines):
+        raise SentembError(f"{inp}: {len(in_lines)} pairs but {gs} has {len(gold_lines)} gold lines")
+    s1, s2, gold = [], [], []
+    for n, (line, g) in enumerate(zip(in_lines, gold_lines, strict=True), start=1):
+        g = g.strip()
+        if not g:
+            continue
+        try:
+            score = float(g)
+        except ValueError:
+            raise SentembError(f"{gs}:{n}: gold score {g!r} is not a number") from None
+        cols = line.split("\t")
+        if len(cols) < 2:
+            raise SentembError(f"{inp}:{n}: expected two tab-separated sentences, found {len(cols)} column")
+        s1.append(cols[0])
+        s2.append(cols[1])
+        gold.append(score)
+    return STSDataset(group, name, s1, s2, np.asarray(gold, dtype=np.float64), str(inp))
+
+
+def read_sick(path: str | Path, name: str = "test") -> STSDataset:
+    """SICK (SemEval-2014 Task 1) relatedness: header, then ``pair_ID sentence_A sentence_B relatedness_score
+    entailment_judgment`` tab-separated (CRLF in the test file).
+
+    Raises:
+        SentembError: a missing file, a wrong header, a short line or a non-numeric score (file and line named).
+    """
+    p = Path(path)
+    lines = _lines(p)
+    if not lines or not lines[0].startswith("pair_ID\tsentence_A\tsentence_B\trelatedness_score"):
+        raise SentembError(f"{p}:1: expected the SICK header 'pair_ID<TAB>sentence_A<TAB>sentence_B<TAB>relatedness_score'")
+    s1, s2, gold = [], [], []
+    for n, line in enumerate(lines[1:], start=2):
+        cols = line.split("\t")
+        if len(cols) < 4:
+            raise SentembError(f"{p}:{n}: expected at least 4 tab-separated columns, found {len(cols)}")
+        try:
+            gold.append(float(cols[3]))
+        except ValueError:
+            raise SentembError(f"{p}:{n}: relatedness score {cols[3]!r} is not a number") from None
+        s1.append(cols[1])
+        s2.append(cols[2])
+    return STSDataset("SICK-R", name, s1, s2, np.asarray(gold), str(p))
+
+
+def read_stsb(path: str | Path, name: str) -> STSDataset:
+    """STS Benchmark: ``genre file year id score s1 s2 [source1 source2]``, split on tabs only.
+
+    Raises:
+        SentembError: a missing file, a line with fewer than 7 columns or a non-numeric score.
+    """
+    p = Path(path)
+    s1, s2, gold = [], [], []
+    for n, line in enumerate(_lines(p), start=1):
+        cols = line.split("\t")
+        if len(cols) < 7:
+            raise SentembError(f"{p}:{n}: expected at least 7 tab-separated columns, found {len(cols)}")
+        try:
+            gold.append(float(cols[4]))
+        except ValueError:
+            raise SentembError(f"{p}:{n}: score {cols[4]!r} is not a number") from None
+        s1.append(cols[5])
+        s2.append(cols[6])
+    return STSDataset("STS-B", name, s1, s2, np.asarray(gold), str(p))
+
+
+_STS_INPUT = re.compile(r"^STS(?:2016)?\.input\.(?P<name>.+)\.txt$")
+
+
+def sts_year(directory: str | Path, group: str) -> list[STSDataset]:
+    """Every dataset of one STS year directory: each ``STS.input.X.txt`` (or ``STS2016.input.X.txt``) with its
+    gold file; a gold file without input (2013 SMT) is skipped.
+
+    Raises:
+        SentembError: a missing directory, no dataset in it, or an input without its gold file.
+    """
+    d = Path(directory)
+    if not d.is_dir():
+        raise SentembError(f"{d}: missing STS directory for {group}")
+    out = []
+    for f in sorted(d.iterdir(), key=lambda x: x.name.lower()):
+        m = _STS_INPUT.match(f.name)
+        if not m:
+            continue
+        raw = m.group("name")
+        gold = f.with_name(f.name.replace(".input.", ".gs."))
+        if not gold.is_file():
+            raise SentembError(f"{f}: gold file {gold.name} is missing")
+        out.append(read_sts_pairs(f, gold, group, raw.removeprefix("surprise.")))
+    if not out:
+        raise SentembError(f"{d}: no STS.input.*.txt files for {group}")
+    return out
+
+
+BENCHMARKS = (*STS_YEARS, "SICK-R", "STS-B")
+
+
+def load_benchmarks(raw_dir: str | Path, groups: list[str] | tuple[str, ...] = BENCHMARKS) -> list[STSDataset]:
+    """Load benchmark groups from the download stage's layout (``sts/2012`` … ``sick/`` ``stsbenchmark/``).
+
+    SICK-R is the SICK test set (4,927 pairs); STS-B is its dev (1,500) and test (1,379) sets.
+
+    Raises:
+        SentembError: an unknown group name or a missing/malformed file.
+    """
+    root = Path(raw_dir)
+    out: list[STSDataset] = []
+    for g in groups:
+        if g in STS_YEARS:
+            out += sts_year(root / "sts" / STS_YEARS[g], g)
+        elif g == "SICK-R":
+            out.append(read_sick(root / "sick" / "SICK_test_annotated.txt"))
+        elif g == "STS-B":
+            out += [read_stsb(root / "stsbenchmark" / f"sts-{s}.csv", s) for s in ("dev", "test")]
+        else:
+            raise SentembError(f"evaluate.benchmarks: unknown benchmark {g!r} (expected one of {BENCHMARKS})")
+    return out
+
+
+def cosine_scores(e1: np.ndarray, e2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise cosine similarity.
+
+    Args:
+        e1, e2: float, shape (n, dim).
+
+    Returns:
+        ``(scores, undefined)``: float64 (n,) in [-1, 1], and a bool mask of the pairs where either embedding is
+        the zero vector (a sentence with no known word); those pairs get similarity 0, never NaN.
+    """
+    a = np.asarray(e1, dtype=np.float64)
+    b = np.asarray(e2, dtype=np.float64)
+    na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    undefined = (na == 0) | (nb == 0)
+    denom = np.where(undefined, 1.0, na * nb)
+    scores = np.where(undefined, 0.0, (a * b).sum(axis=1) / denom)
+    return np.clip(scores, -1.0, 1.0), undefined
+
+
+def correlations(pred: np.ndarray, gold: np.ndarray) -> tuple[float, float]:
+    """Pearson's r and Spearman's ρ (scipy), ×100.
+
+    A constant prediction has no defined correlation; it is reported as 0.0 rather than NaN.
+    """
+    if len(pred) < 2 or np.ptp(pred) == 0 or np.ptp(gold) == 0:
+        return 0.0, 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        r = stats.pearsonr(pred, gold).statistic
+        rho = stats.spearmanr(pred, gold).statistic
+    return float(r) * 100, float(rho) * 100
+
+
+@dataclass
+class Evaluation:
+    """Per-dataset rows and per-pair scores of one model on a list of datasets."""
+
+    datasets: pd.DataFrame  # group, dataset, pairs, pearson, spearman, no_known_word
+    pairs: pd.DataFrame  # group, dataset, pair, gold, score
+
+
+def evaluate(model, datasets: list[STSDataset]) -> Evaluation:
+    """Score every pair by the cosine of the two sentence embeddings; correlate with gold per dataset.
+
+    Args:
+        model: anything with ``encode(list[str]) -> ndarray (n, dim)``.
+        datasets: from :func:`load_benchmarks`.
+    """
+    rows, pair_frames = [], []
+    for ds in datasets:
+        scores, undefined = cosine_scores(model.encode(ds.sentences1), model.encode(ds.sentences2))
+        r, rho = correlations(scores, ds.gold)
+        rows.append({"group": ds.group, "dataset": ds.name, "pairs": len(ds), "pearson": r, "spearman": rho,
+                     "no_known_word": int(undefined.sum())})
+        pair_frames.append(pd.DataFrame({"group": ds.group, "dataset": ds.name, "pair": np.arange(len(ds)),
+                                         "gold": ds.gold, "score": scores}))
+    return Evaluation(pd.DataFrame(rows), pd.concat(pair_frames, ignore_index=True))
+
+
+def aggregate(ev: Evaluation) -> dict:
+    """The metrics a run is compared on, all ×100 and rounded to 2 decimals.
+
+    Per STS year: ``pearson``/``spearman`` = unweighted mean over its datasets (the papers, SentEval ``mean``),
+    ``pearson_wmean`` = mean weighted by pairs (SentEval ``wmean``), ``pearson_pooled`` = r over all the year's
+    pairs pooled (the shared tasks' "ALL"), and ``pairs``. SICK-R, STS-B dev/test: ``pearson``, ``spearman``.
+    ``STS12-15``: unweighted mean over the 19 staged sets of Kenter et al.'s Table 1 (2013 SMT absent).
+    ``pairs_without_known_word``: pairs scored 0 because a sentence had no known word.
+    """
+    d, p = ev.datasets, ev.pairs
+    out: dict = {}
+    for group, rows in d.groupby("group", sort=False):
+        if group in STS_YEARS:
+            sub = p[p["group"] == group]
+            out[group] = {
+                "pearson": round(rows["pearson"].mean(), 2),
+                "spearman": round(rows["spearman"].mean(), 2),
+                "pearson_wmean": round(float(np.average(rows["pearson"], weights=rows["pairs"])), 2),
+                "pearson_pooled": round(correlations(sub["score"].to_numpy(), sub["gold"].to_numpy())[0], 2),
+                "pairs": int(rows["pairs"].sum()),
+            }
+        else:
+            for _, row in rows.iterrows():
+                key = group if group == "SICK-R" else f"{group}-{row['dataset']}"
+                out[key] = {"pearson": round(row["pearson"], 2), "spearman": round(row["spearman"], 2),
+                            "pairs": int(row["pairs"])}
+    kenter = d[d["group"].isin(KENTER_GROUPS)]
+    if len(kenter):
+        out["STS12-15"] = {"pearson": round(kenter["pearson"].mean(), 2), "spearman": round(kenter["spearman"].mean(), 2),
+                           "datasets": int(len(kenter))}
+    out["pairs_without_known_word"] = int(d["no_known_word"].sum())
+    return out

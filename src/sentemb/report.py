@@ -1,0 +1,90 @@
+"""The report: our per-dataset scores beside the published ones (Kenter et al. 2016, Table 1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from sentemb.errors import SentembError
+from sentemb.evaluation import STS_YEARS
+
+# our model name → Kenter et al.'s system name in Table 1
+KENTER_SYSTEMS = {"word2vec-sg": "word2vec_skipgram", "word2vec-cbow": "word2vec_cbow", "siamese_cbow": "siamese_cbow"}
+# Kenter et al. abbreviate two 2015 names
+KENTER_NAMES = {"answ-forums": "answers-forums", "answ-students": "answers-students"}
+YEAR_GROUP = {int(v): k for k, v in STS_YEARS.items()}
+
+
+def read_kenter_table(path: str | Path) -> pd.DataFrame:
+    """Kenter et al. Table 1 as rows (group, dataset, system, pearson, spearman), ×100.
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing reference table (Kenter et al. 2016, Table 1)")
+    df = pd.read_csv(p)
+    need = {"year", "dataset", "system", "pearson", "spearman"}
+    if not need <= set(df.columns):
+        raise SentembError(f"{p}: expected columns {sorted(need)}, found {list(df.columns)}")
+    df["group"] = df["year"].map(YEAR_GROUP)
+    df["dataset"] = df["dataset"].replace(KENTER_NAMES)
+    df[["pearson", "spearman"]] *= 100
+    return df[["group", "dataset", "system", "pearson", "spearman"]]
+
+
+def read_datasets_csv(path: str | Path) -> pd.DataFrame:
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing per-dataset metrics (run the evaluate stage for this model)")
+    return pd.read_csv(p)
+
+
+def kenter_table(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, metric: str = "pearson") -> pd.DataFrame:
+    """One row per dataset (Kenter's 20 and every other evaluated one), a column per model with ours and the paper's.
+
+    Means: over the 19 sets that both have (2012-2015 without 2013 SMT), the paper's own 20-set mean, and ours over
+    every STS set we evaluated.
+    """
+    keys = reference[["group", "dataset"]].drop_duplicates()
+    for df in ours.values():
+        keys = pd.concat([keys, df[["group", "dataset"]]]).drop_duplicates()
+    table = keys.reset_index(drop=True)
+    cols = []
+    for model, df in ours.items():
+        ours_col, paper_col = f"{model}", f"{model} (paper)"
+        table = table.merge(df[["group", "dataset", metric]].rename(columns={metric: ours_col}), how="left")
+        system = KENTER_SYSTEMS.get(model)
+        if system is not None:
+            ref = reference[reference["system"] == system][["group", "dataset", metric]]
+            table = table.merge(ref.rename(columns={metric: paper_col}), how="left")
+            cols += [ours_col, paper_col]
+        else:
+            cols.append(ours_col)
+    order = {g: i for i, g in enumerate([*STS_YEARS, "SICK-R", "STS-B"])}
+    table = table.sort_values(["group", "dataset"], key=lambda s: s.map(order) if s.name == "group" else s.str.lower())
+    table = table.reset_index(drop=True)[["group", "dataset", *cols]]
+    both = table.dropna(subset=cols) if cols else table
+    both = both[both["group"].isin(["STS12", "STS13", "STS14", "STS15"])]
+    means = [
+        {"group": "mean", "dataset": f"{len(both)} sets in both", **both[cols].mean().to_dict()},
+        {"group": "mean", "dataset": "paper, 20 sets",
+         **{c: table.loc[table["group"].isin(["STS12", "STS13", "STS14", "STS15"]), c].mean()
+            for c in cols if c.endswith("(paper)")}},
+        {"group": "mean", "dataset": "ours, all STS12-16",
+         **{c: table.loc[table["group"].isin(list(STS_YEARS)), c].mean() for c in cols if not c.endswith("(paper)")}},
+    ]
+    return pd.concat([table, pd.DataFrame(means)], ignore_index=True)
+
+
+def to_markdown(table: pd.DataFrame) -> str:
+    """A GitHub-flavoured markdown table; missing numbers print as ``—``."""
+    header = "| " + " | ".join(table.columns) + " |"
+    sep = "|" + "|".join("---" if c in ("group", "dataset") else "---:" for c in table.columns) + "|"
+    lines = [header, sep]
+    for _, row in table.iterrows():
+        cells = [("—" if pd.isna(v) else f"{v:.2f}") if isinstance(v, float) else str(v) for v in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,217 @@
+"""One training loop: device, batching, learning-rate schedule, progress, loss log, throughput.
+
+:func:`train_adjacent_sentences` trains any encoder on (centre, previous, next, negatives) tuples of a
+:class:`~sentemb.corpus.TokenCorpus` with :func:`~sentemb.objectives.adjacent_sentence_loss`.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm.auto import tqdm
+
+from sentemb.atomic import atomic_open
+from sentemb.corpus import TokenCorpus
+from sentemb.encoders import TokenBatch
+from sentemb.errors import SentembError
+from sentemb.objectives import adjacent_sentence_loss
+
+log = logging.getLogger(__name__)
+
+OPTIMIZERS = ("sgd", "adagrad", "sparse_adam")
+
+
+@dataclass
+class AdjacentSentenceConfig:
+    """Hyperparameters of adjacent-sentence training (defaults: Kenter et al. 2016 §3.4).
+
+    Attributes:
+        neg: n, random negative sentences per centre sentence (paper: 2).
+        batch_size: centre sentences per batch (paper: 100).
+        epochs: passes over the corpus (paper: 1).
+        optimizer: ``"sgd"`` (paper), ``"adagrad"`` or ``"sparse_adam"`` (all support sparse gradients).
+        lr: initial learning rate (paper: 1e-4 with SGD).
+        lr_floor: the rate decays linearly with the number of batches to ``lr * lr_floor``
+            (authors' code: 1e-4; 1.0 keeps it constant).
+        max_length: cut sentences to this many in-vocabulary tokens (authors' code: 50; ``None``: no cut, paper).
+        similarity: ``"cosine"`` (Siamese CBOW) or ``"dot"``.
+        seed: seeds numpy and torch.
+        device: ``"auto"`` (CUDA when present), ``"cpu"`` or ``"cuda"``.
+        log_every: batches between loss-log rows.
+    """
+
+    neg: int = 2
+    batch_size: int = 100
+    epochs: int = 1
+    optimizer: str = "sgd"
+    lr: float = 1e-4
+    lr_floor: float = 1e-4
+    max_length: int | None = None
+    similarity: str = "cosine"
+    seed: int = 1
+    device: str = "auto"
+    log_every: int = 500
+
+    def __post_init__(self) -> None:
+        for key in ("neg", "batch_size", "epochs", "log_every"):
+            if getattr(self, key) < 1:
+                raise SentembError(f"model.{key}: must be >= 1, got {getattr(self, key)}")
+        if self.optimizer not in OPTIMIZERS:
+            raise SentembError(f"model.optimizer: unknown optimizer {self.optimizer!r} (expected one of {OPTIMIZERS})")
+        if not self.lr > 0 or not 0 < self.lr_floor <= 1:
+            raise SentembError(f"model.lr/lr_floor: need lr > 0 and 0 < lr_floor <= 1, got {self.lr}, {self.lr_floor}")
+
+
+def resolve_device(device: str) -> torch.device:
+    """``"auto"`` → CUDA when available, else CPU.
+
+    Raises:
+        SentembError: ``"cuda"`` asked for on a machine without it, or an unknown name.
+    """
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
+        raise SentembError(f"model.device: expected 'auto', 'cpu' or 'cuda', got {device!r}")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise SentembError(f"model.device: {device!r} asked for, but CUDA is not available on this machine")
+    return torch.device(device)
+
+
+def training_tuples(corpus: TokenCorpus) -> tuple[np.ndarray, np.ndarray]:
+    """Centre sentences with a non-empty previous and next sentence in the same document, and the non-empty
+    sentences that negatives are drawn from.
+
+    Returns:
+        ``(centres, candidates)``, int64 arrays of sentence indices.
+
+    Raises:
+        SentembError: when the corpus has no valid training tuple.
+    """
+    docs = np.asarray(corpus.document_ids)
+    nonempty = corpus.lengths > 0
+    mid = np.arange(1, corpus.n_sentences - 1)
+    ok = (
+        nonempty[mid] & nonempty[mid - 1] & nonempty[mid + 1]
+        & (docs[mid - 1] == docs[mid]) & (docs[mid + 1] == docs[mid])
+    )
+    centres = mid[ok].astype(np.int64)
+    if len(centres) == 0:
+        raise SentembError("empty corpus: no sentence has a non-empty previous and next sentence in its document")
+    return centres, np.flatnonzero(nonempty).astype(np.int64)
+
+
+def _optimizer(name: str, params, lr: float) -> torch.optim.Optimizer:
+    if name == "sgd":
+        return torch.optim.SGD(params, lr=lr)
+    if name == "adagrad":
+        return torch.optim.Adagrad(params, lr=lr)
+    return torch.optim.SparseAdam(list(params), lr=lr)
+
+
+def train_adjacent_sentences(
+    encoder: nn.Module,
+    corpus: TokenCorpus,
+    config: AdjacentSentenceConfig,
+    log_path: str | Path | None = None,
+    progress: bool = True,
+) -> dict:
+    """Train ``encoder`` to predict each sentence's neighbours among random sentences (Kenter et al. 2016 §2).
+
+    For each centre sentence s_i: S+ = {s_{i−1}, s_{i+1}} (same document), S− = ``config.neg`` sentences drawn
+    uniformly from the non-empty sentences of the corpus (not de-duplicated against S+, as the authors' code).
+    Centres are visited in a seeded random order each epoch.
+
+    Args:
+        encoder: a module mapping a :class:`TokenBatch` to (batch, dim).
+        corpus: the token-id corpus.
+        config: hyperparameters.
+        log_path: CSV file for the loss log (``step,epoch,sentences,loss,lr``), written atomically at the end.
+        progress: show a tqdm bar in sentences/s.
+
+    Returns:
+        Training statistics: tuples, batches, wall seconds, centre sentences/s, corpus words/s (tokens of the
+        centre sentences), encoded words/s (tokens of every sentence encoded) and the final mean loss.
+
+    Raises:
+        SentembError: an empty corpus or a bad device.
+    """
+    device = resolve_device(config.device)
+    torch.manual_seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    centres, candidates = training_tuples(corpus)
+    encoder.to(device).train()
+    opt = _optimizer(config.optimizer, encoder.parameters(), config.lr)
+    batches_per_epoch = math.ceil(len(centres) / config.batch_size)
+    total = batches_per_epoch * config.epochs
+    floor = config.lr_floor
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: max(1.0 - step / total, floor))
+    lengths = corpus.lengths
+    k = 2 + config.neg
+    rows: list[dict] = []
+    window_loss, window_n = 0.0, 0
+    n_sent = n_words = n_encoded = 0
+    last_loss = float("nan")
+    bar = tqdm(total=len(centres) * config.epochs, unit="sent", unit_scale=True, disable=not progress,
+               desc="train", mininterval=2.0)
+    t0 = time.perf_counter()
+    step = 0
+    for epoch in range(config.epochs):
+        order = rng.permutation(centres)
+        for b in range(batches_per_epoch):
+            c = order[b * config.batch_size : (b + 1) * config.batch_size]
+            neg = candidates[rng.integers(0, len(candidates), size=(config.neg, len(c)))]
+            idx = np.concatenate([c, c - 1, c + 1, neg.ravel()])
+            ids, offsets = corpus.gather(idx, config.max_length)
+            emb = encoder(TokenBatch.from_numpy(ids, offsets, device))
+            bsz = len(c)
+            center = emb[:bsz]
+            cands = emb[bsz:].view(k, bsz, -1).transpose(0, 1)
+            loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity=config.similarity)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            lv = float(loss.detach())
+            if not math.isfinite(lv):
+                raise SentembError(f"training diverged: loss is {lv} at step {step} (lower model.lr)")
+            window_loss += lv
+            window_n += 1
+            n_sent += bsz
+            n_words += int(lengths[c].sum())
+            n_encoded += len(ids)
+            bar.update(bsz)
+            if step % config.log_every == 0 or step == total:
+                last_loss = window_loss / window_n
+                rows.append({"step": step, "epoch": epoch + (b + 1) / batches_per_epoch, "sentences": n_sent,
+                             "loss": round(last_loss, 6), "lr": opt.param_groups[0]["lr"]})
+                bar.set_postfix(loss=f"{last_loss:.4f}")
+                window_loss, window_n = 0.0, 0
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    wall = time.perf_counter() - t0
+    bar.close()
+    if log_path is not None:
+        with atomic_open(log_path, newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=["step", "epoch", "sentences", "loss", "lr"])
+            w.writeheader()
+            w.writerows(rows)
+    return {
+        "device": str(device),
+        "tuples": int(len(centres)),
+        "batches": step,
+        "wall_seconds": round(wall, 1),
+        "sentences_per_second": round(n_sent / wall),
+        "corpus_words_per_second": round(n_words / wall),
+        "encoded_words_per_second": round(n_encoded / wall),
+        "final_loss": round(last_loss, 6),
+        "config": asdict(config),
+    }

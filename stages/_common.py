@@ -1,0 +1,143 @@
+"""What every stage script shares: params.yaml sections validated with pydantic, and clean errors.
+
+``src/sentemb`` knows nothing of DVC or params.yaml; this module is the only place that reads params.yaml.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, ValidationError
+
+from sentemb.errors import SentembError
+
+PARAMS = Path("params.yaml")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Download(_Section):
+    mirror: str | None = "../shared/data"
+    use_network: bool = True
+    corpus: list[str] = Field(min_length=1)
+    benchmarks: list[str] = Field(min_length=1)
+
+
+class Text(_Section):
+    tokenizer: Literal["treebank", "wordpunct"] = "treebank"
+    lowercase: bool = True
+
+
+class Split(_Section):
+    max_documents: PositiveInt | None = None
+    jobs: PositiveInt = 2
+
+
+class Vocab(_Section):
+    min_count: PositiveInt = 5
+    max_size: PositiveInt | None = None
+
+
+class Word2VecParams(_Section):
+    sg: Literal[0, 1]
+    vector_size: PositiveInt = 300
+    window: PositiveInt = 5
+    sample: float = Field(1e-5, ge=0)
+    negative: PositiveInt = 5
+    epochs: PositiveInt = 5
+    alpha: PositiveFloat | None = None
+    workers: PositiveInt = 2
+    seed: int = 1
+
+
+class Model(_Section):
+    dim: PositiveInt = 300
+    neg: PositiveInt = 2
+    batch_size: PositiveInt = 100
+    epochs: PositiveInt = 1
+    init_std: PositiveFloat = 0.01
+    optimizer: Literal["sgd", "adagrad", "sparse_adam"] = "sgd"
+    lr: PositiveFloat = 1e-4
+    lr_floor: float = Field(1e-4, gt=0, le=1)
+    max_length: PositiveInt | None = None
+    seed: int = 1
+    device: str = "auto"
+    log_every: PositiveInt = 500
+
+
+class Evaluate(_Section):
+    benchmarks: list[Literal["STS12", "STS13", "STS14", "STS15", "STS16", "SICK-R", "STS-B"]] = Field(min_length=1)
+
+
+class Report(_Section):
+    models: list[str] = Field(min_length=1)
+
+
+SECTIONS: dict[str, type[_Section]] = {
+    "download": Download, "text": Text, "split": Split, "vocab": Vocab, "model": Model,
+    "evaluate": Evaluate, "report": Report,
+}
+
+
+def _read() -> dict:
+    if not PARAMS.is_file():
+        raise SentembError(f"{PARAMS.resolve()}: missing params file (run the stages from the repository root)")
+    try:
+        data = yaml.safe_load(PARAMS.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        raise SentembError(f"{PARAMS}: malformed YAML ({e})") from None
+    if not isinstance(data, dict):
+        raise SentembError(f"{PARAMS}: expected a mapping of sections at the top level")
+    return data
+
+
+def _validate(schema: type[_Section], value, key: str):
+    try:
+        return schema.model_validate(value if value is not None else {})
+    except ValidationError as e:
+        problems = "; ".join(
+            f"{'.'.join([key, *map(str, err['loc'])])}: {err['msg']} (got {err.get('input')!r})" for err in e.errors()
+        )
+        raise SentembError(f"{PARAMS}: {problems}") from None
+
+
+def params(section: str):
+    """The validated ``section`` of params.yaml.
+
+    Raises:
+        SentembError: a missing section or a bad key/value, naming ``section.key``.
+    """
+    data = _read()
+    if section not in data:
+        raise SentembError(f"{PARAMS}: missing section {section!r}")
+    return _validate(SECTIONS[section], data[section], section)
+
+
+def word2vec_params(name: str) -> Word2VecParams:
+    """``pretrain.<name>`` of params.yaml, validated."""
+    pre = _read().get("pretrain") or {}
+    if name not in pre:
+        raise SentembError(f"{PARAMS}: unknown word-vector model {name!r}; pretrain defines: {', '.join(pre) or 'none'}")
+    return _validate(Word2VecParams, pre[name], f"pretrain.{name}")
+
+
+def run(main: Callable[..., None]) -> None:
+    """Run a stage's ``main(*argv)``; a SentembError becomes one ``error:`` line on stderr and exit status 1."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        main(*sys.argv[1:])
+    except SentembError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(1)
+    except TypeError as e:
+        if "positional argument" in str(e):
+            print(f"error: wrong arguments for {sys.argv[0]}: {e}", file=sys.stderr)
+            sys.exit(2)
+        raise

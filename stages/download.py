@@ -1,0 +1,25 @@
+"""download: every corpus shard and benchmark named in params.yaml → data/raw/ (mirror first, then URL; sha256)."""
+
+from pathlib import Path
+
+from _common import params, run
+
+from sentemb.sources import fetch_sources, source_files
+
+OUT = Path("data/raw")
+BENCHMARK_DIRS = ("sts", "sick", "stsbenchmark")
+
+
+def main() -> None:
+    p = params("download")
+    names = p.corpus + p.benchmarks
+    for n in names:  # unknown names fail before anything is written
+        source_files(n)
+    for d in ("corpus", *BENCHMARK_DIRS):
+        (OUT / d).mkdir(parents=True, exist_ok=True)
+    written = fetch_sources(names, p.mirror, OUT, use_network=p.use_network)
+    print(f"download: {len(written)} files from {len(names)} sources into {OUT}/ (sha256 verified)")
+
+
+if __name__ == "__main__":
+    run(main)

@@ -1,0 +1,85 @@
+"""split: corpus shards → data/sentences/: tokenised sentences, one a line, a blank line after each document."""
+
+import json
+from multiprocessing import Pool
+from pathlib import Path
+
+from _common import params, run
+from tqdm import tqdm
+
+from sentemb.atomic import atomic_open, write_json
+from sentemb.corpus import Document, iter_documents
+from sentemb.errors import SentembError
+from sentemb.text import TextConfig, split_sentences, tokenize
+
+RAW = Path("data/raw/corpus")
+OUT = Path("data/sentences")
+_config = TextConfig()
+
+
+def _init(config: dict) -> None:
+    global _config
+    _config = TextConfig(**config)
+
+
+def _process(doc: Document) -> tuple[str, str, list[str]]:
+    sentences = []
+    for para in doc.paragraphs:
+        for s in split_sentences(para):
+            tokens = tokenize(s, _config)
+            if tokens:
+                sentences.append(" ".join(tokens))
+    return doc.source, doc.title, sentences
+
+
+def shards() -> list[Path]:
+    found = sorted(p for p in RAW.rglob("*") if p.is_file() and not p.name.endswith((".tsv", ".md")))
+    if not found:
+        raise SentembError(f"{RAW}: no corpus shard (run the download stage; params download.corpus)")
+    return found
+
+
+def _documents(paths: list[Path], max_documents: int | None):
+    for p in paths:
+        yield from iter_documents(p, max_documents)
+
+
+def main() -> None:
+    text, sp = params("text"), params("split")
+    config = TextConfig(tokenizer=text.tokenizer, lowercase=text.lowercase)
+    paths = shards()
+    stats = {"documents": 0, "sentences": 0, "tokens": 0, "shards": {}}
+    OUT.mkdir(parents=True, exist_ok=True)
+    with (
+        atomic_open(OUT / "sentences.txt") as out,
+        atomic_open(OUT / "documents.tsv") as docs,
+        Pool(sp.jobs, initializer=_init, initargs=(config.to_dict(),)) as pool,
+    ):
+        docs.write("document\tsource\ttitle\tsentences\ttokens\n")
+        bar = tqdm(desc="split", unit="doc", mininterval=2.0)
+        for source, title, sentences in pool.imap(_process, _documents(paths, sp.max_documents), chunksize=2):
+            bar.update()
+            if not sentences:
+                continue
+            n_tok = sum(s.count(" ") + 1 for s in sentences)
+            out.write("\n".join(sentences))
+            out.write("\n\n")
+            shard = source.split(":")[0]
+            st = stats["shards"].setdefault(shard, {"documents": 0, "sentences": 0, "tokens": 0})
+            for d in (stats, st):
+                d["documents"] += 1
+                d["sentences"] += len(sentences)
+                d["tokens"] += n_tok
+            docs.write(f"{stats['documents'] - 1}\t{source}\t{' '.join(title.split())}\t{len(sentences)}\t{n_tok}\n")
+            if stats["documents"] % 100 == 0:
+                bar.set_postfix(sentences=stats["sentences"], refresh=False)
+        bar.close()
+        if stats["sentences"] == 0:
+            raise SentembError(f"empty corpus: no sentence in {', '.join(map(str, paths))}")
+    stats["text"] = config.to_dict()
+    write_json(OUT / "stats.json", stats)
+    print(f"split: {stats['documents']} documents, {stats['sentences']} sentences, {stats['tokens']} tokens")
+
+
+if __name__ == "__main__":
+    run(main)

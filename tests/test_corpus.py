@@ -1,0 +1,75 @@
+import numpy as np
+import pytest
+
+from sentemb.corpus import (
+    TokenCorpus, build_token_corpus, detect_format, iter_documents, read_gutenberg, read_sentence_file,
+    read_wikiextractor,
+)
+from sentemb.errors import SentembError
+
+
+def test_gutenberg_reader_strips_licence_and_rejoins_lines(gutenberg_book):
+    name, text = gutenberg_book
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("*** START OF"))
+    end = next(i for i, ln in enumerate(lines) if ln.startswith("*** END OF"))
+    # a real excerpt: the licence header, 200 lines of the book, the footer
+    excerpt = "\n".join(lines[: start + 200] + lines[end : end + 40])
+    assert detect_format(excerpt) == "gutenberg"
+    doc = read_gutenberg(excerpt, name)
+    body = " ".join(doc.paragraphs)
+    assert "Project Gutenberg" not in body and "PROJECT GUTENBERG" not in body
+    assert doc.title == "An Old-fashioned Girl"
+    # hard-wrapped lines are rejoined: the preface's first paragraph spans 4 lines of the file
+    assert any(p.startswith("AS a preface is the only place") and p.endswith("readers.") for p in doc.paragraphs)
+    assert all("\n" not in p for p in doc.paragraphs)
+
+
+def test_wikiextractor_reader_keeps_articles_and_order(wiki_file):
+    name, text = wiki_file
+    lines = text.splitlines()
+    ends = [i for i, ln in enumerate(lines) if ln.startswith("</doc>")]
+    excerpt = "\n".join(lines[: ends[1] + 1])  # the first two articles
+    assert detect_format(excerpt) == "wikiextractor"
+    docs = read_wikiextractor(excerpt, name)
+    assert [d.title for d in docs] == ["Anarchism", "Autism"]
+    assert docs[0].paragraphs[0].startswith("Anarchism is a political philosophy")
+    assert "Anarchism" not in docs[0].paragraphs  # the title line is not a paragraph
+
+
+def test_wikiextractor_reader_names_the_line_of_a_broken_block():
+    with pytest.raises(SentembError, match=r"wiki_00:3: malformed or nested <doc>"):
+        read_wikiextractor('<doc id="1" url="u" title="A">\nA\n<doc id="2" url="u" title="B">\n', "wiki_00")
+    with pytest.raises(SentembError, match="never closed"):
+        read_wikiextractor('<doc id="1" url="u" title="A">\nA\ntext\n', "wiki_00")
+
+
+def test_iter_documents_reads_shards_and_stops_early(shared):
+    docs = list(iter_documents(shared / "corpus" / "enwiki" / "enwiki-01.tar.xz", max_documents=3))
+    assert len(docs) == 3 and docs[0].title == "Anarchism"
+    with pytest.raises(SentembError, match="missing corpus shard"):
+        list(iter_documents(shared / "corpus" / "nope.tar.xz"))
+
+
+def test_token_corpus_gather_and_roundtrip(tmp_path):
+    docs = [[["a", "b"], ["zz"], ["c", "a", "b"]], [["b"]]]
+    index = {"a": 0, "b": 1, "c": 2}
+    corpus = build_token_corpus(docs, index)
+    assert corpus.offsets.tolist() == [0, 2, 2, 5, 6]  # "zz" is unknown: an empty sentence, kept in place
+    assert corpus.document_ids.tolist() == [0, 0, 0, 1]
+    ids, offs = corpus.gather(np.array([2, 0, 1, 3]), max_length=2)
+    assert ids.tolist() == [2, 0, 0, 1, 1] and offs.tolist() == [0, 2, 4, 4]
+    corpus.save(tmp_path)
+    back = TokenCorpus.load(tmp_path)
+    assert np.array_equal(back.token_ids, corpus.token_ids) and back.n_sentences == 4
+
+
+def test_empty_corpus_is_a_clear_error(tmp_path):
+    with pytest.raises(SentembError, match="empty corpus"):
+        build_token_corpus([], {"a": 0})
+    (tmp_path / "s.txt").write_text("\n\n")
+    assert list(read_sentence_file(tmp_path / "s.txt")) == []
+    with pytest.raises(SentembError, match="missing sentence file"):
+        list(read_sentence_file(tmp_path / "none.txt"))
+    with pytest.raises(SentembError, match="token_ids.npy: missing file"):
+        TokenCorpus.load(tmp_path)

@@ -1,0 +1,125 @@
+import numpy as np
+import pytest
+from scipy import stats
+
+from sentemb.errors import SentembError
+from sentemb.evaluation import (
+    Evaluation, aggregate, correlations, cosine_scores, evaluate, load_benchmarks, read_sick, read_sts_pairs,
+    read_stsb,
+)
+
+# scored pairs per dataset, as published by the organisers (and in the data PROVENANCE)
+PUBLISHED = {
+    "STS12": {"MSRpar": 750, "MSRvid": 750, "SMTeuroparl": 459, "OnWN": 750, "SMTnews": 399},
+    "STS13": {"FNWN": 189, "headlines": 750, "OnWN": 561},
+    "STS14": {"deft-forum": 450, "deft-news": 300, "headlines": 750, "images": 750, "OnWN": 750, "tweet-news": 750},
+    "STS15": {"answers-forums": 375, "answers-students": 750, "belief": 375, "headlines": 750, "images": 750},
+    "STS16": {"answer-answer": 254, "headlines": 249, "plagiarism": 230, "postediting": 244, "question-question": 209},
+    "SICK-R": {"test": 4927},
+    "STS-B": {"dev": 1500, "test": 1379},
+}
+
+
+def test_every_benchmark_has_its_published_pair_count(shared):
+    datasets = load_benchmarks(shared)
+    got = {}
+    for ds in datasets:
+        got.setdefault(ds.group, {})[ds.name] = len(ds)
+        assert len(ds.sentences1) == len(ds.sentences2) == len(ds)
+        assert np.isfinite(ds.gold).all()
+    assert got == PUBLISHED  # 2013 SMT (LDC only) is absent: 3 sets in 2013, 19 in 2012-2015
+
+
+def test_quirks_of_the_official_files(shared):
+    # 2016: four columns, the source notes are not part of the sentences
+    ds = read_sts_pairs(shared / "sts/2016/STS2016.input.headlines.txt", shared / "sts/2016/STS2016.gs.headlines.txt",
+                        "STS16", "headlines")
+    assert not any("\t" in s for s in ds.sentences1 + ds.sentences2)
+    # SICK test: CRLF endings are stripped from the last column and the scores are 1-5
+    sick = read_sick(shared / "sick/SICK_test_annotated.txt")
+    assert not any(s.endswith("\r") for s in sick.sentences2) and sick.gold.min() >= 1 and sick.gold.max() <= 5
+    # STS-B: unbalanced quotes do not merge rows; extra licence columns are ignored
+    stsb = read_stsb(shared / "stsbenchmark/sts-test.csv", "test")
+    assert len(stsb) == 1379 and 0 <= stsb.gold.min() and stsb.gold.max() <= 5
+
+
+def test_malformed_sts_lines_name_file_and_line(tmp_path):
+    inp, gs = tmp_path / "STS.input.x.txt", tmp_path / "STS.gs.x.txt"
+    inp.write_text("a b\tc d\nonly one column\n")
+    gs.write_text("3.0\n4.0\n")
+    with pytest.raises(SentembError, match=r"STS.input.x.txt:2: expected two tab-separated sentences"):
+        read_sts_pairs(inp, gs, "STS12", "x")
+    gs.write_text("3.0\nfour\n")
+    with pytest.raises(SentembError, match=r"STS.gs.x.txt:2: gold score 'four' is not a number"):
+        read_sts_pairs(inp, gs, "STS12", "x")
+    gs.write_text("3.0\n")
+    with pytest.raises(SentembError, match="1 gold lines"):
+        read_sts_pairs(inp, gs, "STS12", "x")
+    with pytest.raises(SentembError, match="missing file"):
+        read_sts_pairs(tmp_path / "nope.txt", gs, "STS12", "x")
+    with pytest.raises(SentembError, match="unknown benchmark 'STS17'"):
+        load_benchmarks(tmp_path, ["STS17"])
+
+
+def test_empty_gold_lines_are_dropped_not_scored(tmp_path):
+    inp, gs = tmp_path / "i.txt", tmp_path / "g.txt"
+    inp.write_text("a\tb\nc\td\ne\tf\n")
+    gs.write_text("1.5\n\n4\n")
+    ds = read_sts_pairs(inp, gs, "STS15", "x")
+    assert ds.sentences1 == ["a", "e"] and ds.gold.tolist() == [1.5, 4.0]
+
+
+def test_correlations_match_scipy():
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=50), rng.normal(size=50)
+    r, rho = correlations(x, y)
+    assert r == pytest.approx(stats.pearsonr(x, y)[0] * 100)
+    assert rho == pytest.approx(stats.spearmanr(x, y)[0] * 100)
+    assert correlations(np.zeros(5), y[:5]) == (0.0, 0.0)  # constant prediction: 0, not NaN
+
+
+def test_cosine_of_a_sentence_without_known_word_is_zero_not_nan():
+    e1 = np.array([[1.0, 0.0], [0.0, 0.0], [3.0, 4.0]])
+    e2 = np.array([[1.0, 1.0], [1.0, 0.0], [-3.0, -4.0]])
+    scores, undefined = cosine_scores(e1, e2)
+    assert scores == pytest.approx([1 / np.sqrt(2), 0.0, -1.0])
+    assert undefined.tolist() == [False, True, False]
+
+
+def test_year_aggregates_unweighted_weighted_pooled():
+    import pandas as pd
+
+    datasets = pd.DataFrame({"group": ["STS12", "STS12"], "dataset": ["a", "b"], "pairs": [3, 4],
+                             "pearson": [50.0, 80.0], "spearman": [40.0, 60.0], "no_known_word": [1, 0]})
+    pairs = pd.DataFrame({"group": "STS12", "dataset": ["a"] * 3 + ["b"] * 4, "pair": range(7),
+                          "gold": [1, 2, 3, 1, 2, 3, 4], "score": [0.1, 0.3, 0.2, 0.5, 0.6, 0.8, 0.7]})
+    m = aggregate(Evaluation(datasets, pairs))
+    assert m["STS12"]["pearson"] == 65.0 and m["STS12"]["spearman"] == 50.0
+    assert m["STS12"]["pearson_wmean"] == pytest.approx((3 * 50 + 4 * 80) / 7, abs=0.005)
+    assert m["STS12"]["pearson_pooled"] == pytest.approx(stats.pearsonr(pairs["score"], pairs["gold"])[0] * 100, abs=0.005)
+    assert m["STS12-15"] == {"pearson": 65.0, "spearman": 50.0, "datasets": 2}
+    assert m["pairs_without_known_word"] == 1
+
+
+class _BagOfWords:
+    """A transparent encoder for the test: counts of three words."""
+
+    vocab = {"cat": 0, "dog": 1, "sat": 2}
+
+    def encode(self, sentences):
+        out = np.zeros((len(sentences), 3))
+        for i, s in enumerate(sentences):
+            for w in s.lower().split():
+                if w in self.vocab:
+                    out[i, self.vocab[w]] += 1
+        return out
+
+
+def test_evaluate_scores_each_pair_by_cosine(tmp_path):
+    (tmp_path / "i.txt").write_text("cat sat\tcat sat\ncat\tdog\ncat sat\tcat\nfish\tcat\n")
+    (tmp_path / "g.txt").write_text("5\n1\n2\n0\n")
+    ds = read_sts_pairs(tmp_path / "i.txt", tmp_path / "g.txt", "STS12", "toy")
+    ev = evaluate(_BagOfWords(), [ds])
+    assert ev.pairs["score"].tolist() == pytest.approx([1.0, 0.0, 2**-0.5, 0.0])
+    row = ev.datasets.iloc[0]
+    assert row["no_known_word"] == 1 and row["pearson"] == pytest.approx(stats.pearsonr([1, 0, 2**-0.5, 0], [5, 1, 2, 0])[0] * 100)

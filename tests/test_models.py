@@ -1,0 +1,48 @@
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sentemb.cli import app
+from sentemb.errors import SentembError
+from sentemb.models import load_model, save_word_averaging_model
+from sentemb.text import TextConfig
+from sentemb.vocab import Vocabulary
+from sentemb.wordvectors import keyed_vectors
+
+
+@pytest.fixture
+def model_dir(tmp_path):
+    vocab = Vocabulary(["a", "man", "plays", "guitar", "n't"], [9, 8, 7, 6, 5])
+    vectors = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=np.float32)
+    save_word_averaging_model(tmp_path / "m", "toy", keyed_vectors(vocab, vectors), TextConfig())
+    return tmp_path / "m"
+
+
+def test_saved_model_encodes_with_its_own_tokenisation(model_dir):
+    m = load_model(model_dir)
+    emb = m.encode(["A man PLAYS.", "isn't", "zebra"])
+    assert emb.shape == (3, 3) and emb.dtype == np.float32
+    assert emb[0].tolist() == pytest.approx([1 / 3, 1 / 3, 1 / 3])  # "." is unknown and dropped
+    assert emb[1].tolist() == [0, 1, 1]  # treebank: is + n't
+    assert emb[2].tolist() == [0, 0, 0]  # no known word: the zero vector
+
+
+def test_bad_model_directories_are_clear_errors(tmp_path, model_dir):
+    with pytest.raises(SentembError, match="missing model config"):
+        load_model(tmp_path / "nothing")
+    (model_dir / "config.json").write_text('{"type": "skip_thought"}')
+    with pytest.raises(SentembError, match="unknown model type 'skip_thought'"):
+        load_model(model_dir)
+    (model_dir / "config.json").write_text("{not json")
+    with pytest.raises(SentembError, match=r"config.json:1: malformed JSON"):
+        load_model(model_dir)
+
+
+def test_cli_similarity(model_dir, tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(app, ["similarity", str(model_dir), "a man plays guitar", "a man plays guitar"])
+    assert res.exit_code == 0 and res.stdout.strip() == "1.0000"
+    res = runner.invoke(app, ["similarity", str(model_dir), "zebra", "a man"])
+    assert res.exit_code == 0 and "no word in the model's vocabulary" in res.stdout
+    res = runner.invoke(app, ["similarity", str(tmp_path / "missing"), "a", "b"])
+    assert res.exit_code == 1 and "missing model config" in res.output

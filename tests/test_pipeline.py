@@ -1,0 +1,103 @@
+"""The DVC pipeline itself, run as a user runs it: `dvc repro` on a tiny slice of the real corpus."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _project(tmp_path: Path, shared: Path, **overrides) -> Path:
+    """A fresh git+DVC project with this repository's pipeline and a params.yaml for a tiny run."""
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    for item in ("dvc.yaml", "stages", "src", "reference"):
+        src = ROOT / item
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, proj / item)
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())
+    params["download"].update(mirror=str(shared), use_network=False, corpus=["gutenberg-01", "enwiki-01"])
+    params["split"].update(max_documents=4)
+    params["vocab"].update(min_count=2)
+    for p in params["pretrain"].values():
+        p.update(vector_size=16, epochs=1)
+    params["model"].update(dim=16, log_every=10, optimizer="adagrad", lr=0.01)
+    params["evaluate"].update(benchmarks=["STS12", "STS16"])
+    for section, values in overrides.items():
+        params[section].update(values)
+    (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    for cmd in (["git", "init", "-q"], [sys.executable, "-m", "dvc", "init", "-q"]):
+        subprocess.run(cmd, cwd=proj, check=True)
+    return proj
+
+
+def _dvc(proj: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dvc", *args], cwd=proj, capture_output=True, text=True, check=check)
+
+
+@pytest.mark.slow
+def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
+    proj = _project(tmp_path, shared)
+    res = _dvc(proj, "repro", check=False)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    corpus = json.loads((proj / "metrics/corpus.json").read_text())
+    assert corpus["documents"] == 8 and corpus["sentences"] > 1000 and 0.9 < corpus["token_coverage"] <= 1
+    for model in ("word2vec-sg", "word2vec-cbow", "siamese_cbow"):
+        m = json.loads((proj / f"metrics/{model}.json").read_text())
+        assert set(m) == {"STS12", "STS16", "STS12-15", "pairs_without_known_word"}
+        assert m["STS12"]["pairs"] == 3108 and m["STS16"]["pairs"] == 1186
+        assert -100 <= m["STS12"]["pearson"] <= 100 and m["STS12-15"]["datasets"] == 5
+        rows = (proj / f"metrics/{model}.datasets.csv").read_text().splitlines()
+        assert rows[0] == "group,dataset,pairs,pearson,spearman,no_known_word" and len(rows) == 11
+        assert len((proj / f"results/{model}/pair_scores.tsv").read_text().splitlines()) == 3108 + 1186 + 1
+    log = (proj / "metrics/train/siamese_cbow.csv").read_text().splitlines()
+    assert log[0] == "step,epoch,sentences,loss,lr" and len(log) > 2
+    table = (proj / "reports/kenter2016_table1.md").read_text()
+    assert "| STS12 | MSRpar |" in table and "19 sets in both" not in table  # only 5 of Kenter's sets evaluated here
+    summary = json.loads((proj / "metrics/summary.json").read_text())
+    assert set(summary) == {"word2vec-sg", "word2vec-cbow", "siamese_cbow"}
+    assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
+    # changing the number of negatives touches the Siamese CBOW training stage alone
+    params = yaml.safe_load((proj / "params.yaml").read_text())
+    params["model"]["neg"] = 5
+    (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    changed = json.loads(_dvc(proj, "status", "--json").stdout)
+    assert set(changed) == {"train@siamese_cbow"}
+
+
+@pytest.mark.slow
+def test_empty_corpus_stops_the_split_stage_with_a_clear_error(tmp_path, shared):
+    proj = _project(tmp_path, shared)
+    (proj / "data/raw/corpus").mkdir(parents=True)
+    (proj / "data/raw/corpus/empty.txt").write_text("\n\n  \n")
+    res = subprocess.run([sys.executable, "stages/split.py"], cwd=proj, capture_output=True, text=True)
+    assert res.returncode == 1
+    assert res.stderr.strip().splitlines()[-1].startswith("error: empty corpus: no sentence in data/raw/corpus/empty.txt")
+    assert not (proj / "data/sentences/sentences.txt").exists()
+
+
+def _stage(proj: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=proj, capture_output=True, text=True)
+
+
+def test_stage_errors_name_the_model_or_key(tmp_path, shared):
+    proj = _project(tmp_path, shared)
+    res = _stage(proj, "stages/train.py", "skip_thought")
+    assert res.returncode == 1
+    assert res.stderr.strip() == "error: unknown model 'skip_thought'; trainable models: siamese_cbow"
+    params = yaml.safe_load((proj / "params.yaml").read_text())
+    params["model"]["neg"] = 0
+    params["model"]["optimiser"] = "sgd"
+    (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    res = _stage(proj, "stages/train.py", "siamese_cbow")
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert "model.neg: Input should be greater than 0 (got 0)" in res.stderr
+    assert "model.optimiser: Extra inputs are not permitted" in res.stderr
+    res = _stage(proj, "stages/pretrain.py", "glove")
+    assert res.returncode == 1 and "unknown word-vector model 'glove'" in res.stderr
+    res = _stage(proj, "stages/evaluate.py", "nonexistent")
+    assert res.returncode == 1 and "models/nonexistent/config.json: missing model config" in res.stderr

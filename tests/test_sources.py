@@ -1,0 +1,43 @@
+import shutil
+
+import pytest
+
+from sentemb.errors import SentembError
+from sentemb.sources import catalogue, fetch, fetch_sources, sha256_of, source_files
+
+
+def test_catalogue_matches_the_mirror(shared):
+    for files in catalogue().values():
+        for f in files:
+            p = shared / f.path
+            assert p.is_file(), f.path
+            assert p.stat().st_size == f.bytes, f.path
+    assert all(f.url.startswith("http") for f in source_files("sts2016"))
+
+
+def test_fetch_from_mirror_verifies_sha256(shared, tmp_path):
+    out = fetch_sources(["sts2013"], shared, tmp_path / "raw")
+    assert len(out) == 7 and all(p.is_file() for p in out)
+    assert sha256_of(out[0]) == source_files("sts2013")[0].sha256
+
+
+def test_checksum_mismatch_leaves_no_file(shared, tmp_path):
+    f = source_files("sts2012")[0]
+    mirror = tmp_path / "mirror"
+    (mirror / f.path).parent.mkdir(parents=True)
+    shutil.copyfile(shared / f.path, mirror / f.path)
+    with open(mirror / f.path, "a") as fh:
+        fh.write("tampered\n")
+    with pytest.raises(SentembError, match="sha256 mismatch"):
+        fetch(f, mirror, tmp_path / "raw", use_network=False)
+    assert not (tmp_path / "raw" / f.path).exists()
+    assert list((tmp_path / "raw" / f.path).parent.iterdir()) == []  # no temporary file either
+
+
+def test_missing_source_and_unknown_name(tmp_path):
+    f = source_files("gutenberg-01")[0]
+    with pytest.raises(SentembError, match="missing from the mirror .* no official URL"):
+        fetch(f, tmp_path, tmp_path / "raw")
+    with pytest.raises(SentembError, match="unknown source 'sts2017'"):
+        fetch_sources(["sts2012", "sts2017"], tmp_path, tmp_path / "raw2")
+    assert not (tmp_path / "raw2").exists()  # nothing written before the name check failed

@@ -1,0 +1,71 @@
+import numpy as np
+import pytest
+import torch
+
+from sentemb.corpus import build_token_corpus
+from sentemb.encoders import AverageEncoder, TokenBatch, build_encoder
+from sentemb.errors import SentembError
+from sentemb.training import AdjacentSentenceConfig, resolve_device, train_adjacent_sentences, training_tuples
+
+
+def test_tuples_respect_documents_and_empty_sentences():
+    index = {w: i for i, w in enumerate("abcdef")}
+    docs = [[["a"], ["b"], ["c"], ["zz"], ["d"], ["e"]], [["f"], ["a"], ["b"]]]
+    corpus = build_token_corpus(docs, index)
+    centres, candidates = training_tuples(corpus)
+    # sentence 1 (b) and 2 (c) have neighbours in doc 0; 2's next (zz) is empty → only 1; 4 (d) has an empty previous;
+    # 5 is last of doc 0; 7 (a) is the middle of doc 1
+    assert centres.tolist() == [1, 7]
+    assert 3 not in candidates.tolist() and len(candidates) == 8
+
+
+def test_average_encoder_ignores_nothing_but_averages():
+    enc = AverageEncoder(4, 3)
+    with torch.no_grad():
+        enc.embedding.weight.copy_(torch.arange(12.0).view(4, 3))
+    out = enc(TokenBatch.from_lists([[0, 2], [3], []]))
+    assert out.tolist() == [[3.0, 4.0, 5.0], [9.0, 10.0, 11.0], [0.0, 0.0, 0.0]]
+    with pytest.raises(SentembError, match="unknown encoder 'lstm'"):
+        build_encoder("lstm", vocab_size=3, dim=2)
+
+
+def _toy_corpus(n_docs=40, seed=0):
+    """Documents about one of four topics each: adjacent sentences share the topic's words."""
+    rng = np.random.default_rng(seed)
+    topics = [[f"t{k}w{j}" for j in range(6)] for k in range(4)]
+    common = ["the", "a", "of"]
+    docs = []
+    for d in range(n_docs):
+        words = topics[d % 4]
+        docs.append([list(rng.choice(words, 3)) + list(rng.choice(common, 2)) for _ in range(12)])
+    vocab = sorted({w for doc in docs for s in doc for w in s})
+    return build_token_corpus(docs, {w: i for i, w in enumerate(vocab)}), len(vocab)
+
+
+def test_loss_falls_and_runs_are_reproducible(tmp_path):
+    corpus, v = _toy_corpus()
+    results = []
+    for run in range(2):
+        torch.manual_seed(0)
+        enc = AverageEncoder(v, 16, init_std=0.1)
+        cfg = AdjacentSentenceConfig(neg=3, batch_size=10, epochs=5, optimizer="adagrad", lr=0.05, lr_floor=1.0,
+                                     log_every=10, seed=3, device="cpu")
+        stats = train_adjacent_sentences(enc, corpus, cfg, log_path=tmp_path / f"log{run}.csv", progress=False)
+        results.append(enc.embedding.weight.detach().clone())
+    rows = [line.split(",") for line in (tmp_path / "log0.csv").read_text().splitlines()[1:]]
+    assert float(rows[-1][3]) < float(rows[0][3]) - 0.1  # the loss falls well below its start
+    assert stats["tuples"] == 40 * 10 and stats["batches"] == 40 * 5 and stats["sentences_per_second"] > 0
+    assert torch.equal(results[0], results[1])  # same seed, same weights
+
+
+def test_bad_config_and_device_are_clear_errors():
+    with pytest.raises(SentembError, match="model.neg"):
+        AdjacentSentenceConfig(neg=0)
+    with pytest.raises(SentembError, match="model.optimizer"):
+        AdjacentSentenceConfig(optimizer="adadelta")
+    with pytest.raises(SentembError, match="model.device"):
+        resolve_device("tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(SentembError, match="CUDA is not available"):
+            resolve_device("cuda")
+    assert resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
