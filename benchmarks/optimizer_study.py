@@ -33,6 +33,7 @@ SETTINGS = [
     ("adagrad lr=1e-3", dict(optimizer="adagrad", lr=1e-3)),
     ("adagrad lr=1e-2", dict(optimizer="adagrad", lr=1e-2)),
     ("sparse_adam lr=1e-3", dict(optimizer="sparse_adam", lr=1e-3)),
+    ("adadelta lr=1 (authors' code)", dict(optimizer="adadelta", lr=1.0)),
 ]
 
 

@@ -63,7 +63,7 @@ class Model(_Section):
     batch_size: PositiveInt = 100
     epochs: PositiveInt = 1
     init_std: PositiveFloat = 0.01
-    optimizer: Literal["sgd", "adagrad", "sparse_adam"] = "sgd"
+    optimizer: Literal["sgd", "adadelta", "adagrad", "sparse_adam"] = "sgd"
     lr: PositiveFloat = 1e-4
     lr_floor: float = Field(1e-4, gt=0, le=1)
     max_length: PositiveInt | None = None

@@ -62,10 +62,29 @@ def test_bad_config_and_device_are_clear_errors():
     with pytest.raises(SentembError, match="model.neg"):
         AdjacentSentenceConfig(neg=0)
     with pytest.raises(SentembError, match="model.optimizer"):
-        AdjacentSentenceConfig(optimizer="adadelta")
+        AdjacentSentenceConfig(optimizer="lbfgs")
     with pytest.raises(SentembError, match="model.device"):
         resolve_device("tpu")
     if not torch.cuda.is_available():
         with pytest.raises(SentembError, match="CUDA is not available"):
             resolve_device("cuda")
     assert resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def test_sparse_adadelta_matches_dense_adadelta_on_rows_in_every_batch():
+    from sentemb.training import SparseAdadelta
+
+    torch.manual_seed(0)
+    dense = torch.nn.Embedding(5, 3)
+    sparse = torch.nn.Embedding(5, 3, sparse=True)
+    sparse.weight.data.copy_(dense.weight.data)
+    ref = torch.optim.Adadelta(dense.parameters(), lr=1.0, rho=0.95, eps=1e-6)
+    ours = SparseAdadelta(sparse.parameters(), lr=1.0, rho=0.95, eps=1e-6)
+    ids = torch.tensor([0, 2, 2, 4])  # every step touches the same rows, so lazy and dense updates agree
+    for _ in range(5):
+        for emb, opt in ((dense, ref), (sparse, ours)):
+            opt.zero_grad()
+            (emb(ids) ** 2).sum().backward()
+            opt.step()
+    assert torch.allclose(dense.weight, sparse.weight, atol=1e-6)
+    assert torch.equal(sparse.weight[1], dense.weight[1])  # an untouched row is unchanged

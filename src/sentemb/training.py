@@ -10,6 +10,7 @@ import csv
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -26,7 +27,50 @@ from sentemb.objectives import adjacent_sentence_loss
 
 log = logging.getLogger(__name__)
 
-OPTIMIZERS = ("sgd", "adagrad", "sparse_adam")
+OPTIMIZERS = ("sgd", "adadelta", "adagrad", "sparse_adam")
+
+
+class SparseAdadelta(torch.optim.Optimizer):
+    """AdaDelta (Zeiler 2012) that accepts sparse gradients, as the Siamese CBOW authors' code trains by default
+    (Lasagne's ``adadelta``: lr 1.0, rho 0.95, eps 1e-6).
+
+    For each parameter row with a gradient g: E[g²] ← ρE[g²] + (1−ρ)g²; Δ = g·√(E[Δ²]+ε)/√(E[g²]+ε);
+    E[Δ²] ← ρE[Δ²] + (1−ρ)Δ²; θ ← θ − lr·Δ. With a sparse gradient the update is *lazy*: rows absent from the
+    batch keep their accumulators (dense AdaDelta would decay them by ρ at every step), as torch's SparseAdam does
+    for Adam.
+    """
+
+    def __init__(self, params, lr: float = 1.0, rho: float = 0.95, eps: float = 1e-6) -> None:
+        super().__init__(params, {"lr": lr, "rho": rho, "eps": eps})
+
+    @torch.no_grad()
+    def step(self, closure=None):  # noqa: D102
+        for group in self.param_groups:
+            lr, rho, eps = group["lr"], group["rho"], group["eps"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["square_avg"] = torch.zeros_like(p)
+                    state["acc_delta"] = torch.zeros_like(p)
+                grad = p.grad
+                if grad.is_sparse:
+                    grad = grad.coalesce()
+                    rows, g = grad.indices()[0], grad.values()
+                    sq = state["square_avg"].index_select(0, rows).mul_(rho).addcmul_(g, g, value=1 - rho)
+                    acc = state["acc_delta"].index_select(0, rows)
+                    delta = acc.add(eps).sqrt_().div_(sq.add(eps).sqrt_()).mul_(g)
+                    acc.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+                    state["square_avg"].index_copy_(0, rows, sq)
+                    state["acc_delta"].index_copy_(0, rows, acc)
+                    p.index_add_(0, rows, delta, alpha=-lr)
+                else:
+                    sq, acc = state["square_avg"], state["acc_delta"]
+                    sq.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+                    delta = acc.add(eps).sqrt_().div_(sq.add(eps).sqrt_()).mul_(grad)
+                    acc.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+                    p.add_(delta, alpha=-lr)
 
 
 @dataclass
@@ -37,7 +81,8 @@ class AdjacentSentenceConfig:
         neg: n, random negative sentences per centre sentence (paper: 2).
         batch_size: centre sentences per batch (paper: 100).
         epochs: passes over the corpus (paper: 1).
-        optimizer: ``"sgd"`` (paper), ``"adagrad"`` or ``"sparse_adam"`` (all support sparse gradients).
+        optimizer: ``"sgd"`` (paper), ``"adadelta"`` (authors' code, :class:`SparseAdadelta`), ``"adagrad"`` or
+            ``"sparse_adam"`` (all take sparse gradients).
         lr: initial learning rate (paper: 1e-4 with SGD).
         lr_floor: the rate decays linearly with the number of batches to ``lr * lr_floor``
             (authors' code: 1e-4; 1.0 keeps it constant).
@@ -111,6 +156,8 @@ def training_tuples(corpus: TokenCorpus) -> tuple[np.ndarray, np.ndarray]:
 def _optimizer(name: str, params, lr: float) -> torch.optim.Optimizer:
     if name == "sgd":
         return torch.optim.SGD(params, lr=lr)
+    if name == "adadelta":
+        return SparseAdadelta(params, lr=lr)
     if name == "adagrad":
         return torch.optim.Adagrad(params, lr=lr)
     return torch.optim.SparseAdam(list(params), lr=lr)
@@ -122,6 +169,8 @@ def train_adjacent_sentences(
     config: AdjacentSentenceConfig,
     log_path: str | Path | None = None,
     progress: bool = True,
+    checkpoint: Callable[[int, nn.Module], None] | None = None,
+    checkpoint_every: int | None = None,
 ) -> dict:
     """Train ``encoder`` to predict each sentence's neighbours among random sentences (Kenter et al. 2016 §2).
 
@@ -135,6 +184,9 @@ def train_adjacent_sentences(
         config: hyperparameters.
         log_path: CSV file for the loss log (``step,epoch,sentences,loss,lr``), written atomically at the end.
         progress: show a tqdm bar in sentences/s.
+        checkpoint: called as ``checkpoint(step, encoder)`` before the first batch, every ``checkpoint_every``
+            batches and after the last (e.g. to score the model during training); its time is not counted in the
+            throughput.
 
     Returns:
         Training statistics: tuples, batches, wall seconds, centre sentences/s, corpus words/s (tokens of the
@@ -161,8 +213,22 @@ def train_adjacent_sentences(
     last_loss = float("nan")
     bar = tqdm(total=len(centres) * config.epochs, unit="sent", unit_scale=True, disable=not progress,
                desc="train", mininterval=2.0)
+    paused = 0.0
+
+    def _checkpoint(at: int) -> None:
+        nonlocal paused
+        if checkpoint is None:
+            return
+        t = time.perf_counter()
+        encoder.eval()
+        with torch.no_grad():
+            checkpoint(at, encoder)
+        encoder.train()
+        paused += time.perf_counter() - t
+
     t0 = time.perf_counter()
     step = 0
+    _checkpoint(0)
     for epoch in range(config.epochs):
         order = rng.permutation(centres)
         for b in range(batches_per_epoch):
@@ -195,9 +261,12 @@ def train_adjacent_sentences(
                              "loss": round(last_loss, 6), "lr": opt.param_groups[0]["lr"]})
                 bar.set_postfix(loss=f"{last_loss:.4f}")
                 window_loss, window_n = 0.0, 0
+            if checkpoint_every and step % checkpoint_every == 0 and step != total:
+                _checkpoint(step)
+    _checkpoint(step)
     if device.type == "cuda":
         torch.cuda.synchronize()
-    wall = time.perf_counter() - t0
+    wall = time.perf_counter() - t0 - paused
     bar.close()
     if log_path is not None:
         with atomic_open(log_path, newline="") as fh:

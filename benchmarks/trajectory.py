@@ -1,0 +1,57 @@
+"""STS during Siamese CBOW training: mean Pearson ×100 over the 19 STS 2012-2015 sets at checkpoints.
+
+Usage (from the repository root after `dvc repro vocab`):
+    python benchmarks/trajectory.py --optimizer adadelta --lr 1.0 --every 5000 [--max-sentences N]
+
+Writes one line per checkpoint (step, centre sentences seen, STS12-15 Pearson, norm ratio of the 10 most frequent
+words to the median word) to stdout.
+"""
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from sentemb.corpus import TokenCorpus
+from sentemb.encoders import AverageEncoder
+from sentemb.evaluation import KENTER_GROUPS, evaluate, load_benchmarks
+from sentemb.models import WordAveragingModel
+from sentemb.text import TextConfig
+from sentemb.training import AdjacentSentenceConfig, train_adjacent_sentences
+from sentemb.vocab import Vocabulary
+from sentemb.wordvectors import keyed_vectors
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=Path("data"))
+    ap.add_argument("--optimizer", default="adadelta")
+    ap.add_argument("--lr", type=float, default=1.0)
+    ap.add_argument("--neg", type=int, default=2)
+    ap.add_argument("--every", type=int, default=5000)
+    ap.add_argument("--dim", type=int, default=300)
+    args = ap.parse_args()
+    vocab = Vocabulary.load(args.data / "vocab.tsv")
+    corpus = TokenCorpus.load(args.data / "corpus")
+    text = TextConfig(**json.loads((args.data / "sentences" / "stats.json").read_text())["text"])
+    bench = load_benchmarks(args.data / "raw", KENTER_GROUPS)
+    torch.manual_seed(1)
+    enc = AverageEncoder(len(vocab), args.dim)
+
+    def score(step: int, encoder) -> None:
+        w = encoder.embedding.weight.detach().cpu().numpy()
+        norms = np.linalg.norm(w, axis=1)
+        r = evaluate(WordAveragingModel("x", keyed_vectors(vocab, w), text), bench).datasets["pearson"].mean()
+        print(f"step {step:7d}  sentences {step * 100:9d}  STS12-15 r {r:6.2f}  "
+              f"norm(top-10 words)/median {norms[:10].mean() / np.median(norms):5.2f}", flush=True)
+
+    cfg = AdjacentSentenceConfig(optimizer=args.optimizer, lr=args.lr, neg=args.neg, log_every=1000)
+    stats = train_adjacent_sentences(enc, corpus, cfg, log_path=None, progress=False, checkpoint=score,
+                                     checkpoint_every=args.every)
+    print({k: v for k, v in stats.items() if k != "config"})
+
+
+if __name__ == "__main__":
+    main()
