@@ -123,3 +123,19 @@ def test_evaluate_scores_each_pair_by_cosine(tmp_path):
     assert ev.pairs["score"].tolist() == pytest.approx([1.0, 0.0, 2**-0.5, 0.0])
     row = ev.datasets.iloc[0]
     assert row["no_known_word"] == 1 and row["pearson"] == pytest.approx(stats.pearsonr([1, 0, 2**-0.5, 0], [5, 1, 2, 0])[0] * 100)
+
+
+def test_wilcoxon_between_models_per_dataset():
+    import pandas as pd
+
+    from sentemb.report import wilcoxon_table
+
+    rng = np.random.default_rng(1)
+    base = pd.DataFrame({"group": "STS12", "dataset": ["x"] * 30 + ["y"] * 30, "pair": list(range(30)) * 2,
+                         "gold": 0.0, "score": rng.normal(size=60)})
+    shifted = base.assign(score=base["score"] + np.r_[np.full(30, 1.0), np.zeros(30)])
+    p = wilcoxon_table(shifted, base).set_index("dataset")["p"]
+    assert p["x"] == pytest.approx(stats.wilcoxon(shifted["score"][:30], base["score"][:30]).pvalue)
+    assert p["x"] < 1e-4 and p["y"] == 1.0
+    with pytest.raises(SentembError, match="different pairs"):
+        wilcoxon_table(base, base.iloc[:40])

@@ -52,7 +52,7 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
         assert m["STS12"]["pairs"] == 3108 and m["STS16"]["pairs"] == 1186
         assert -100 <= m["STS12"]["pearson"] <= 100 and m["STS12-15"]["datasets"] == 5
         rows = (proj / f"metrics/{model}.datasets.csv").read_text().splitlines()
-        assert rows[0] == "group,dataset,pairs,pearson,spearman,no_known_word" and len(rows) == 11
+        assert rows[0] == "group,dataset,set,pairs,pearson,spearman,no_known_word" and len(rows) == 11
         assert len((proj / f"results/{model}/pair_scores.tsv").read_text().splitlines()) == 3108 + 1186 + 1
     log = (proj / "metrics/train/siamese_cbow.csv").read_text().splitlines()
     assert log[0] == "step,epoch,sentences,loss,lr" and len(log) > 2

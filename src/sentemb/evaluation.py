@@ -227,7 +227,7 @@ def correlations(pred: np.ndarray, gold: np.ndarray) -> tuple[float, float]:
 class Evaluation:
     """Per-dataset rows and per-pair scores of one model on a list of datasets."""
 
-    datasets: pd.DataFrame  # group, dataset, pairs, pearson, spearman, no_known_word
+    datasets: pd.DataFrame  # group, dataset, set (group.dataset), pairs, pearson, spearman, no_known_word
     pairs: pd.DataFrame  # group, dataset, pair, gold, score
 
 
@@ -242,8 +242,8 @@ def evaluate(model, datasets: list[STSDataset]) -> Evaluation:
     for ds in datasets:
         scores, undefined = cosine_scores(model.encode(ds.sentences1), model.encode(ds.sentences2))
         r, rho = correlations(scores, ds.gold)
-        rows.append({"group": ds.group, "dataset": ds.name, "pairs": len(ds), "pearson": r, "spearman": rho,
-                     "no_known_word": int(undefined.sum())})
+        rows.append({"group": ds.group, "dataset": ds.name, "set": ds.key, "pairs": len(ds), "pearson": r,
+                     "spearman": rho, "no_known_word": int(undefined.sum())})
         pair_frames.append(pd.DataFrame({"group": ds.group, "dataset": ds.name, "pair": np.arange(len(ds)),
                                          "gold": ds.gold, "score": scores}))
     return Evaluation(pd.DataFrame(rows), pd.concat(pair_frames, ignore_index=True))

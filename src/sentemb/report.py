@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from scipy import stats
 
 from sentemb.errors import SentembError
 from sentemb.evaluation import STS_YEARS
@@ -40,6 +42,30 @@ def read_datasets_csv(path: str | Path) -> pd.DataFrame:
     if not p.is_file():
         raise SentembError(f"{p}: missing per-dataset metrics (run the evaluate stage for this model)")
     return pd.read_csv(p)
+
+
+def wilcoxon_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """Wilcoxon signed-rank test between two models' per-pair similarity scores on each dataset, as Kenter et al.
+    §3.3 test Siamese CBOW against word2vec CBOW (they call p < 0.0001 significant).
+
+    Args:
+        a, b: per-pair scores (``results/MODEL/pair_scores.tsv``: group, dataset, pair, gold, score).
+
+    Returns:
+        Rows (group, dataset, p); p is 1.0 where the two models score every pair alike.
+
+    Raises:
+        SentembError: when the two files do not hold the same pairs.
+    """
+    merged = a.merge(b, on=["group", "dataset", "pair"], suffixes=("_a", "_b"))
+    if len(merged) != len(a) or len(merged) != len(b):
+        raise SentembError("pair scores of the two models cover different pairs; evaluate both on the same benchmarks")
+    rows = []
+    for (group, dataset), sub in merged.groupby(["group", "dataset"], sort=False):
+        diff = sub["score_a"].to_numpy() - sub["score_b"].to_numpy()
+        p = 1.0 if np.all(diff == 0) else float(stats.wilcoxon(sub["score_a"], sub["score_b"]).pvalue)
+        rows.append({"group": group, "dataset": dataset, "p": p})
+    return pd.DataFrame(rows)
 
 
 def kenter_table(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, metric: str = "pearson") -> pd.DataFrame:

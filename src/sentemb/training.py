@@ -208,7 +208,7 @@ def train_adjacent_sentences(
     lengths = corpus.lengths
     k = 2 + config.neg
     rows: list[dict] = []
-    window_loss, window_n = 0.0, 0
+    window_loss, window_n = torch.zeros((), device=device), 0  # summed on the device: no sync per batch
     n_sent = n_words = n_encoded = 0
     last_loss = float("nan")
     bar = tqdm(total=len(centres) * config.epochs, unit="sent", unit_scale=True, disable=not progress,
@@ -246,21 +246,20 @@ def train_adjacent_sentences(
             opt.step()
             sched.step()
             step += 1
-            lv = float(loss.detach())
-            if not math.isfinite(lv):
-                raise SentembError(f"training diverged: loss is {lv} at step {step} (lower model.lr)")
-            window_loss += lv
+            window_loss += loss.detach()
             window_n += 1
             n_sent += bsz
             n_words += int(lengths[c].sum())
             n_encoded += len(ids)
             bar.update(bsz)
             if step % config.log_every == 0 or step == total:
-                last_loss = window_loss / window_n
+                last_loss = float(window_loss) / window_n
+                if not math.isfinite(last_loss):
+                    raise SentembError(f"training diverged: mean loss {last_loss} before step {step} (lower model.lr)")
                 rows.append({"step": step, "epoch": epoch + (b + 1) / batches_per_epoch, "sentences": n_sent,
                              "loss": round(last_loss, 6), "lr": opt.param_groups[0]["lr"]})
                 bar.set_postfix(loss=f"{last_loss:.4f}")
-                window_loss, window_n = 0.0, 0
+                window_loss, window_n = torch.zeros((), device=device), 0
             if checkpoint_every and step % checkpoint_every == 0 and step != total:
                 _checkpoint(step)
     _checkpoint(step)
