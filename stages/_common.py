@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import sys
 from collections.abc import Callable
@@ -124,20 +125,21 @@ def word2vec_params(name: str) -> Word2VecParams:
     """``pretrain.<name>`` of params.yaml, validated."""
     pre = _read().get("pretrain") or {}
     if name not in pre:
-        raise SentembError(f"{PARAMS}: unknown word-vector model {name!r}; pretrain defines: {', '.join(pre) or 'none'}")
+        defined = ", ".join(pre) or "none"
+        raise SentembError(f"{PARAMS}: unknown word-vector model {name!r}; pretrain defines: {defined}")
     return _validate(Word2VecParams, pre[name], f"pretrain.{name}")
 
 
 def run(main: Callable[..., None]) -> None:
     """Run a stage's ``main(*argv)``; a SentembError becomes one ``error:`` line on stderr and exit status 1."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr)
+    names = list(inspect.signature(main).parameters)
+    if len(sys.argv) - 1 != len(names):
+        usage = " ".join(n.upper() for n in names)
+        print(f"error: usage: python {sys.argv[0]} {usage}".rstrip(), file=sys.stderr)
+        sys.exit(2)
     try:
         main(*sys.argv[1:])
     except SentembError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(1)
-    except TypeError as e:
-        if "positional argument" in str(e):
-            print(f"error: wrong arguments for {sys.argv[0]}: {e}", file=sys.stderr)
-            sys.exit(2)
-        raise

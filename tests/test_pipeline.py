@@ -76,7 +76,8 @@ def test_empty_corpus_stops_the_split_stage_with_a_clear_error(tmp_path, shared)
     (proj / "data/raw/corpus/empty.txt").write_text("\n\n  \n")
     res = subprocess.run([sys.executable, "stages/split.py"], cwd=proj, capture_output=True, text=True)
     assert res.returncode == 1
-    assert res.stderr.strip().splitlines()[-1].startswith("error: empty corpus: no sentence in data/raw/corpus/empty.txt")
+    last = res.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: empty corpus: no sentence in data/raw/corpus/empty.txt")
     assert not (proj / "data/sentences/sentences.txt").exists()
 
 
@@ -86,6 +87,8 @@ def _stage(proj: Path, *args: str) -> subprocess.CompletedProcess:
 
 def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     proj = _project(tmp_path, shared)
+    res = _stage(proj, "stages/train.py")
+    assert res.returncode == 2 and res.stderr.strip() == "error: usage: python stages/train.py NAME"
     res = _stage(proj, "stages/train.py", "skip_thought")
     assert res.returncode == 1
     assert res.stderr.strip() == "error: unknown model 'skip_thought'; trainable models: siamese_cbow"
