@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from _common import params, run
-
 from sentemb.sources import fetch_sources, source_files
+
+from _common import params, run
 
 OUT = Path("data/raw")
 BENCHMARK_DIRS = ("sts", "sick", "stsbenchmark")

@@ -1,12 +1,12 @@
-"""evaluate@MODEL: cosine similarity on the STS benchmarks → metrics/MODEL.json, its per-dataset table and pair scores."""
+"""evaluate@MODEL: cosine similarity on the STS benchmarks → metrics/MODEL.json, per-dataset table, pair scores."""
 
 from pathlib import Path
-
-from _common import params, run
 
 from sentemb.atomic import atomic_open, write_json
 from sentemb.evaluation import aggregate, evaluate, load_benchmarks
 from sentemb.models import load_model
+
+from _common import params, run
 
 
 def main(name: str) -> None:

@@ -3,12 +3,12 @@
 import json
 from pathlib import Path
 
-from _common import run, word2vec_params
-
 from sentemb.models import save_word_averaging_model
 from sentemb.text import TextConfig
 from sentemb.vocab import Vocabulary
 from sentemb.wordvectors import train_word2vec
+
+from _common import run, word2vec_params
 
 
 def main(name: str) -> None:
@@ -20,7 +20,8 @@ def main(name: str) -> None:
         sample=p.sample, negative=p.negative, epochs=p.epochs, alpha=p.alpha, workers=p.workers, seed=p.seed,
     )
     save_word_averaging_model(f"models/{name}", name, kv, TextConfig(**stats["text"]),
-                              info={"trainer": "gensim.models.Word2Vec", "params": p.model_dump(), "training": train_stats})
+                              info={"trainer": "gensim.models.Word2Vec", "params": p.model_dump(),
+                                    "training": train_stats})
     print(f"pretrain {name}: {train_stats}")
 
 

@@ -3,12 +3,12 @@
 import json
 from pathlib import Path
 
-from _common import params, run
-
-from sentemb.atomic import atomic_open, write_json
 import pandas as pd
 
+from sentemb.atomic import atomic_open, write_json
 from sentemb.report import kenter_table, read_datasets_csv, read_kenter_table, to_markdown, wilcoxon_table
+
+from _common import params, run
 
 NOTE = """\
 Pearson's r ×100 ({metric} table: Spearman's ρ ×100 below). "(paper)" = Kenter et al. 2016, Table 1, trained on the

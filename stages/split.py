@@ -1,16 +1,16 @@
 """split: corpus shards → data/sentences/: tokenised sentences, one a line, a blank line after each document."""
 
-import json
 from multiprocessing import Pool
 from pathlib import Path
 
-from _common import params, run
 from tqdm import tqdm
 
 from sentemb.atomic import atomic_open, write_json
 from sentemb.corpus import Document, iter_documents
 from sentemb.errors import SentembError
 from sentemb.text import TextConfig, split_sentences, tokenize
+
+from _common import params, run
 
 RAW = Path("data/raw/corpus")
 OUT = Path("data/sentences")

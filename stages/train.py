@@ -3,8 +3,6 @@
 import json
 from pathlib import Path
 
-from _common import params, run
-
 from sentemb.corpus import TokenCorpus
 from sentemb.encoders import build_encoder
 from sentemb.errors import SentembError
@@ -13,6 +11,8 @@ from sentemb.text import TextConfig
 from sentemb.training import AdjacentSentenceConfig, train_adjacent_sentences
 from sentemb.vocab import Vocabulary
 from sentemb.wordvectors import keyed_vectors
+
+from _common import params, run
 
 MODELS = ("siamese_cbow",)
 

@@ -4,12 +4,13 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from _common import params, run
 from tqdm import tqdm
 
 from sentemb.atomic import atomic_path, write_json
 from sentemb.corpus import build_token_corpus, read_sentence_file
 from sentemb.vocab import Vocabulary
+
+from _common import params, run
 
 SENTENCES = Path("data/sentences")
 
@@ -38,7 +39,7 @@ def main() -> None:
         "tokens": int(total),
         "word_types": len(counts),
         "vocabulary": len(vocab),
-        "in_vocabulary_tokens": int(len(corpus.token_ids)),
+        "in_vocabulary_tokens": len(corpus.token_ids),
         "token_coverage": round(len(corpus.token_ids) / total, 4),
         "sentences_without_known_word": int((corpus.lengths == 0).sum()),
         "text": split_stats["text"],

@@ -2,7 +2,12 @@ import numpy as np
 import pytest
 
 from sentemb.corpus import (
-    TokenCorpus, build_token_corpus, detect_format, iter_documents, read_gutenberg, read_sentence_file,
+    TokenCorpus,
+    build_token_corpus,
+    detect_format,
+    iter_documents,
+    read_gutenberg,
+    read_sentence_file,
     read_wikiextractor,
 )
 from sentemb.errors import SentembError
@@ -71,5 +76,5 @@ def test_empty_corpus_is_a_clear_error(tmp_path):
     assert list(read_sentence_file(tmp_path / "s.txt")) == []
     with pytest.raises(SentembError, match="missing sentence file"):
         list(read_sentence_file(tmp_path / "none.txt"))
-    with pytest.raises(SentembError, match="token_ids.npy: missing file"):
+    with pytest.raises(SentembError, match=r"token_ids\.npy: missing file"):
         TokenCorpus.load(tmp_path)

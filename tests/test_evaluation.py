@@ -1,10 +1,19 @@
+from typing import ClassVar
+
 import numpy as np
 import pytest
 from scipy import stats
 
 from sentemb.errors import SentembError
 from sentemb.evaluation import (
-    Evaluation, aggregate, correlations, cosine_scores, evaluate, load_benchmarks, read_sick, read_sts_pairs,
+    Evaluation,
+    aggregate,
+    correlations,
+    cosine_scores,
+    evaluate,
+    load_benchmarks,
+    read_sick,
+    read_sts_pairs,
     read_stsb,
 )
 
@@ -40,7 +49,7 @@ def test_quirks_of_the_official_files(shared):
     assert not any(s.endswith("\r") for s in sick.sentences2) and sick.gold.min() >= 1 and sick.gold.max() <= 5
     # STS-B: unbalanced quotes do not merge rows; extra licence columns are ignored
     stsb = read_stsb(shared / "stsbenchmark/sts-test.csv", "test")
-    assert len(stsb) == 1379 and 0 <= stsb.gold.min() and stsb.gold.max() <= 5
+    assert len(stsb) == 1379 and stsb.gold.min() >= 0 and stsb.gold.max() <= 5
 
 
 def test_malformed_sts_lines_name_file_and_line(tmp_path):
@@ -96,7 +105,8 @@ def test_year_aggregates_unweighted_weighted_pooled():
     m = aggregate(Evaluation(datasets, pairs))
     assert m["STS12"]["pearson"] == 65.0 and m["STS12"]["spearman"] == 50.0
     assert m["STS12"]["pearson_wmean"] == pytest.approx((3 * 50 + 4 * 80) / 7, abs=0.005)
-    assert m["STS12"]["pearson_pooled"] == pytest.approx(stats.pearsonr(pairs["score"], pairs["gold"])[0] * 100, abs=0.005)
+    pooled = stats.pearsonr(pairs["score"], pairs["gold"])[0] * 100
+    assert m["STS12"]["pearson_pooled"] == pytest.approx(pooled, abs=0.005)
     assert m["STS12-15"] == {"pearson": 65.0, "spearman": 50.0, "datasets": 2}
     assert m["pairs_without_known_word"] == 1
 
@@ -104,7 +114,7 @@ def test_year_aggregates_unweighted_weighted_pooled():
 class _BagOfWords:
     """A transparent encoder for the test: counts of three words."""
 
-    vocab = {"cat": 0, "dog": 1, "sat": 2}
+    vocab: ClassVar[dict[str, int]] = {"cat": 0, "dog": 1, "sat": 2}
 
     def encode(self, sentences):
         out = np.zeros((len(sentences), 3))
@@ -122,7 +132,8 @@ def test_evaluate_scores_each_pair_by_cosine(tmp_path):
     ev = evaluate(_BagOfWords(), [ds])
     assert ev.pairs["score"].tolist() == pytest.approx([1.0, 0.0, 2**-0.5, 0.0])
     row = ev.datasets.iloc[0]
-    assert row["no_known_word"] == 1 and row["pearson"] == pytest.approx(stats.pearsonr([1, 0, 2**-0.5, 0], [5, 1, 2, 0])[0] * 100)
+    assert row["no_known_word"] == 1
+    assert row["pearson"] == pytest.approx(stats.pearsonr([1, 0, 2**-0.5, 0], [5, 1, 2, 0])[0] * 100)
 
 
 def test_wilcoxon_between_models_per_dataset():

@@ -36,7 +36,7 @@ def test_checksum_mismatch_leaves_no_file(shared, tmp_path):
 
 def test_missing_source_and_unknown_name(tmp_path):
     f = source_files("gutenberg-01")[0]
-    with pytest.raises(SentembError, match="missing from the mirror .* no official URL"):
+    with pytest.raises(SentembError, match=r"missing from the mirror .* no official URL"):
         fetch(f, tmp_path, tmp_path / "raw")
     with pytest.raises(SentembError, match="unknown source 'sts2017'"):
         fetch_sources(["sts2012", "sts2017"], tmp_path, tmp_path / "raw2")

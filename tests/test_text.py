@@ -1,7 +1,7 @@
+import pytest
+
 from sentemb.errors import SentembError
 from sentemb.text import TextConfig, normalize, split_sentences, tokenize
-
-import pytest
 
 
 def test_treebank_tokenizer_splits_clitics_and_punctuation():
@@ -27,7 +27,7 @@ def test_tokens_never_hold_whitespace():
 
 
 def test_unknown_tokenizer_is_a_clear_error():
-    with pytest.raises(SentembError, match="text.tokenizer"):
+    with pytest.raises(SentembError, match=r"text\.tokenizer"):
         TextConfig(tokenizer="spacy")
 
 

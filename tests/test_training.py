@@ -59,11 +59,11 @@ def test_loss_falls_and_runs_are_reproducible(tmp_path):
 
 
 def test_bad_config_and_device_are_clear_errors():
-    with pytest.raises(SentembError, match="model.neg"):
+    with pytest.raises(SentembError, match=r"model\.neg"):
         AdjacentSentenceConfig(neg=0)
-    with pytest.raises(SentembError, match="model.optimizer"):
+    with pytest.raises(SentembError, match=r"model\.optimizer"):
         AdjacentSentenceConfig(optimizer="lbfgs")
-    with pytest.raises(SentembError, match="model.device"):
+    with pytest.raises(SentembError, match=r"model\.device"):
         resolve_device("tpu")
     if not torch.cuda.is_available():
         with pytest.raises(SentembError, match="CUDA is not available"):

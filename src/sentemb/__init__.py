@@ -6,6 +6,6 @@ Layers, lower never importing higher: ``text`` → ``corpus``, ``vocab``, ``sour
 
 __version__ = "0.1.0"
 
-from sentemb.errors import SentembError  # noqa: E402
+from sentemb.errors import SentembError
 
 __all__ = ["SentembError", "__version__"]

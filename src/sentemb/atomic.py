@@ -38,9 +38,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 @contextlib.contextmanager
 def atomic_open(path: str | Path, mode: str = "w", **kwargs: Any) -> Iterator[IO]:
     """``open()`` a temporary sibling of ``path`` and rename it onto ``path`` when the block ends without error."""
-    with atomic_path(path) as tmp:
-        with open(tmp, mode, **({"encoding": "utf-8"} if "b" not in mode else {}) | kwargs) as fh:
-            yield fh
+    encoding = {"encoding": "utf-8"} if "b" not in mode else {}
+    with atomic_path(path) as tmp, open(tmp, mode, **encoding | kwargs) as fh:
+        yield fh
 
 
 def write_json(path: str | Path, obj: Any) -> None:

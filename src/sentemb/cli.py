@@ -64,11 +64,16 @@ def encode(
 @app.command()
 def evaluate(
     model: Annotated[Path, typer.Argument(help="model directory")],
-    data: Annotated[Path, typer.Option(help="directory with sts/, sick/, stsbenchmark/ (the download stage's data/raw)")] = Path("data/raw"),
-    benchmark: Annotated[list[str] | None, typer.Option(help="STS12 … STS16, SICK-R, STS-B (repeatable; default all)")] = None,
+    data: Annotated[
+        Path, typer.Option(help="directory with sts/, sick/, stsbenchmark/ (the download stage's data/raw)")
+    ] = Path("data/raw"),
+    benchmark: Annotated[
+        list[str] | None, typer.Option(help="STS12 … STS16, SICK-R, STS-B (repeatable; default all)")
+    ] = None,
 ) -> None:
     """Score a model on the STS benchmarks and print Pearson/Spearman ×100 per dataset."""
-    from sentemb.evaluation import BENCHMARKS, evaluate as run_eval, load_benchmarks
+    from sentemb.evaluation import BENCHMARKS, load_benchmarks
+    from sentemb.evaluation import evaluate as run_eval
     from sentemb.models import load_model
 
     try:

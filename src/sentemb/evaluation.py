@@ -101,7 +101,9 @@ def read_sick(path: str | Path, name: str = "test") -> STSDataset:
     p = Path(path)
     lines = _lines(p)
     if not lines or not lines[0].startswith("pair_ID\tsentence_A\tsentence_B\trelatedness_score"):
-        raise SentembError(f"{p}:1: expected the SICK header 'pair_ID<TAB>sentence_A<TAB>sentence_B<TAB>relatedness_score'")
+        raise SentembError(
+            f"{p}:1: expected the SICK header 'pair_ID<TAB>sentence_A<TAB>sentence_B<TAB>relatedness_score'"
+        )
     s1, s2, gold = [], [], []
     for n, line in enumerate(lines[1:], start=2):
         cols = line.split("\t")
@@ -277,7 +279,7 @@ def aggregate(ev: Evaluation) -> dict:
                             "pairs": int(row["pairs"])}
     kenter = d[d["group"].isin(KENTER_GROUPS)]
     if len(kenter):
-        out["STS12-15"] = {"pearson": round(kenter["pearson"].mean(), 2), "spearman": round(kenter["spearman"].mean(), 2),
-                           "datasets": int(len(kenter))}
+        out["STS12-15"] = {"pearson": round(kenter["pearson"].mean(), 2),
+                           "spearman": round(kenter["spearman"].mean(), 2), "datasets": len(kenter)}
     out["pairs_without_known_word"] = int(d["no_known_word"].sum())
     return out

@@ -70,7 +70,7 @@ def sha256_of(path: str | Path) -> str:
 @lru_cache(maxsize=8)
 def _download(url: str) -> bytes:
     try:
-        with urllib.request.urlopen(url, timeout=60) as resp:  # noqa: S310 (official https/http dataset URLs)
+        with urllib.request.urlopen(url, timeout=60) as resp:
             return resp.read()
     except OSError as e:
         raise SentembError(f"{url}: download failed ({e})") from None
@@ -130,7 +130,9 @@ def fetch(file: SourceFile, mirror: str | Path | None, out_dir: str | Path, use_
     return dest
 
 
-def fetch_sources(names: list[str], mirror: str | Path | None, out_dir: str | Path, use_network: bool = True) -> list[Path]:
+def fetch_sources(
+    names: list[str], mirror: str | Path | None, out_dir: str | Path, use_network: bool = True
+) -> list[Path]:
     """:func:`fetch` every file of every named source; unknown names fail before anything is written."""
     files = [f for n in names for f in source_files(n)]
     return [fetch(f, mirror, out_dir, use_network) for f in files]

@@ -44,7 +44,7 @@ class SparseAdadelta(torch.optim.Optimizer):
         super().__init__(params, {"lr": lr, "rho": rho, "eps": eps})
 
     @torch.no_grad()
-    def step(self, closure=None):  # noqa: D102
+    def step(self, closure=None):
         for group in self.param_groups:
             lr, rho, eps = group["lr"], group["rho"], group["eps"]
             for p in group["params"]:
@@ -274,7 +274,7 @@ def train_adjacent_sentences(
             w.writerows(rows)
     return {
         "device": str(device),
-        "tuples": int(len(centres)),
+        "tuples": len(centres),
         "batches": step,
         "wall_seconds": round(wall, 1),
         "sentences_per_second": round(n_sent / wall),

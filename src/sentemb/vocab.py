@@ -41,7 +41,9 @@ class Vocabulary:
         return word in self.index
 
     @classmethod
-    def from_counts(cls, counts: Counter | dict[str, int], min_count: int = 5, max_size: int | None = None) -> Vocabulary:
+    def from_counts(
+        cls, counts: Counter | dict[str, int], min_count: int = 5, max_size: int | None = None
+    ) -> Vocabulary:
         """Keep the words seen at least ``min_count`` times (Kenter et al. §3.1: 5), at most ``max_size`` of them.
 
         Raises:
@@ -82,7 +84,9 @@ class Vocabulary:
             for n, line in enumerate(fh, start=1):
                 parts = line.rstrip("\n").split("\t")
                 if len(parts) != 2 or not parts[0] or not parts[1].isdigit():
-                    raise SentembError(f"{p}:{n}: malformed vocabulary line {line.rstrip()!r} (expected word<TAB>count)")
+                    raise SentembError(
+                        f"{p}:{n}: malformed vocabulary line {line.rstrip()!r} (expected word<TAB>count)"
+                    )
                 words.append(parts[0])
                 counts.append(int(parts[1]))
         if not words:
