@@ -23,7 +23,7 @@ def siamese_cbow(name: str) -> None:
     vocab = Vocabulary.load("data/vocab.tsv")
     corpus = TokenCorpus.load("data/corpus")
     text = TextConfig(**json.loads(Path("data/sentences/stats.json").read_text())["text"])
-    encoder = build_encoder("average", vocab_size=len(vocab), dim=p.dim, init_std=p.init_std)
+    encoder = build_encoder("average", vocab_size=len(vocab), dim=p.dim, init_std=p.init_std, seed=p.seed)
     config = AdjacentSentenceConfig(**p.model_dump(exclude={"dim", "init_std"}))
     stats = train_adjacent_sentences(encoder, corpus, config, log_path=f"metrics/train/{name}.csv")
     vectors = encoder.embedding.weight.detach().cpu().numpy()

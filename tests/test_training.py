@@ -19,6 +19,16 @@ def test_tuples_respect_documents_and_empty_sentences():
     assert 3 not in candidates.tolist() and len(candidates) == 8
 
 
+def test_initialisation_follows_the_seed():
+    torch.manual_seed(123)
+    a = AverageEncoder(50, 8, seed=1).embedding.weight
+    torch.manual_seed(456)
+    b = AverageEncoder(50, 8, seed=1).embedding.weight
+    assert torch.equal(a, b)
+    assert not torch.equal(a, AverageEncoder(50, 8, seed=2).embedding.weight)
+    assert a.std().item() == pytest.approx(0.01, rel=0.15)
+
+
 def test_average_encoder_ignores_nothing_but_averages():
     enc = AverageEncoder(4, 3)
     with torch.no_grad():

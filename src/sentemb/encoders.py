@@ -54,12 +54,16 @@ class AverageEncoder(nn.Module):
         dim: embedding size d (paper: 300).
         init_std: weights drawn from N(0, init_std²) (Kenter et al. §3.4: 0.01).
         sparse: sparse gradients (only the rows of words in the batch are updated; needed for speed on CPU).
+        seed: seeds the initialisation (its own generator; ``None``: torch's global one).
     """
 
-    def __init__(self, vocab_size: int, dim: int, init_std: float = 0.01, sparse: bool = True) -> None:
+    def __init__(
+        self, vocab_size: int, dim: int, init_std: float = 0.01, sparse: bool = True, seed: int | None = None
+    ) -> None:
         super().__init__()
         self.embedding = nn.EmbeddingBag(vocab_size, dim, mode="mean", sparse=sparse)
-        nn.init.normal_(self.embedding.weight, mean=0.0, std=init_std)
+        generator = torch.Generator().manual_seed(seed) if seed is not None else None
+        nn.init.normal_(self.embedding.weight, mean=0.0, std=init_std, generator=generator)
 
     @property
     def dim(self) -> int:
