@@ -41,3 +41,27 @@ def test_missing_source_and_unknown_name(tmp_path):
     with pytest.raises(SentembError, match="unknown source 'sts2017'"):
         fetch_sources(["sts2012", "sts2017"], tmp_path, tmp_path / "raw2")
     assert not (tmp_path / "raw2").exists()  # nothing written before the name check failed
+
+
+def test_archive_members_are_found_by_name_in_zip_and_tar(shared, tmp_path):
+    """The official packages are zips (STS, SICK) and a tar.gz (STS-B); the file is taken by its base name."""
+    import io
+    import tarfile
+    import zipfile
+
+    from sentemb.sources import _member
+
+    data = (shared / "stsbenchmark/sts-dev.csv").read_bytes()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("stsbenchmark/readme.txt", b"x")
+        zf.writestr("stsbenchmark/sts-dev.csv", data)
+    assert _member(buf.getvalue(), "sts-dev.csv", "u") == data
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        info = tarfile.TarInfo("stsbenchmark/sts-dev.csv")
+        info.size = len(data)
+        tf.addfile(info, io.BytesIO(data))
+    assert _member(buf.getvalue(), "sts-dev.csv", "u") == data
+    with pytest.raises(SentembError, match=r"archive has no member named 'sts-test\.csv'"):
+        _member(buf.getvalue(), "sts-test.csv", "u")
