@@ -6,7 +6,14 @@ from pathlib import Path
 import pandas as pd
 
 from sentemb.atomic import atomic_open, write_json
-from sentemb.report import kenter_table, read_datasets_csv, read_kenter_table, to_markdown, wilcoxon_table
+from sentemb.report import (
+    kenter_table,
+    mark_significant,
+    read_datasets_csv,
+    read_kenter_table,
+    to_markdown,
+    wilcoxon_table,
+)
 
 from _common import params, run
 
@@ -18,14 +25,6 @@ computed with the unscored pairs (empty gold lines) included; we drop those pair
 2015 is not comparable (see reference/README.md). † marks the datasets where Siamese CBOW's per-pair scores differ
 from word2vec CBOW's (Wilcoxon signed-rank, p < 0.0001), the test of Kenter et al. §3.3.
 """
-
-
-def mark_significant(table: pd.DataFrame, p: pd.DataFrame, column: str, alpha: float = 1e-4) -> pd.DataFrame:
-    """Format ``column`` as text with a † where the dataset's p < alpha."""
-    out = table.merge(p, on=["group", "dataset"], how="left")
-    out[column] = [("—" if pd.isna(v) else f"{v:.2f}" + (" †" if q < alpha else ""))
-                   for v, q in zip(out[column], out["p"].fillna(1.0), strict=True)]
-    return out.drop(columns="p")
 
 
 def main() -> None:

@@ -105,6 +105,21 @@ def kenter_table(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, metric:
     return pd.concat([table, pd.DataFrame(means)], ignore_index=True)
 
 
+def mark_significant(table: pd.DataFrame, p: pd.DataFrame, column: str, alpha: float = 1e-4) -> pd.DataFrame:
+    """Format ``column`` of a :func:`kenter_table` as text, with a † where the dataset's p < ``alpha``.
+
+    Args:
+        table: rows (group, dataset, ...).
+        p: rows (group, dataset, p), from :func:`wilcoxon_table`; datasets absent from it get no mark.
+        column: the model column to mark.
+        alpha: significance level (Kenter et al. §3.3: 0.0001).
+    """
+    out = table.merge(p, on=["group", "dataset"], how="left")
+    out[column] = [("—" if pd.isna(v) else f"{v:.2f}" + (" †" if q < alpha else ""))
+                   for v, q in zip(out[column], out["p"].fillna(1.0), strict=True)]
+    return out.drop(columns="p")
+
+
 def to_markdown(table: pd.DataFrame) -> str:
     """A GitHub-flavoured markdown table; missing numbers print as ``—``."""
     header = "| " + " | ".join(table.columns) + " |"
