@@ -98,3 +98,20 @@ def test_sparse_adadelta_matches_dense_adadelta_on_rows_in_every_batch():
             opt.step()
     assert torch.allclose(dense.weight, sparse.weight, atol=1e-6)
     assert torch.equal(sparse.weight[1], dense.weight[1])  # an untouched row is unchanged
+
+
+def test_sparse_adadelta_dense_branch_matches_torch():
+    from sentemb.training import SparseAdadelta
+
+    torch.manual_seed(0)
+    a, b = torch.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+    b.load_state_dict(a.state_dict())
+    ref = torch.optim.Adadelta(a.parameters(), lr=1.0, rho=0.95, eps=1e-6)
+    ours = SparseAdadelta(b.parameters(), lr=1.0, rho=0.95, eps=1e-6)
+    x = torch.randn(4, 3)
+    for _ in range(5):
+        for m, opt in ((a, ref), (b, ours)):
+            opt.zero_grad()
+            (m(x) ** 2).sum().backward()
+            opt.step()
+    assert all(torch.allclose(p, q, atol=1e-6) for p, q in zip(a.parameters(), b.parameters(), strict=True))

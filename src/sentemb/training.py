@@ -43,6 +43,14 @@ class SparseAdadelta(torch.optim.Optimizer):
     def __init__(self, params, lr: float = 1.0, rho: float = 0.95, eps: float = 1e-6) -> None:
         super().__init__(params, {"lr": lr, "rho": rho, "eps": eps})
 
+    @staticmethod
+    def _delta(square_avg: torch.Tensor, acc_delta: torch.Tensor, g: torch.Tensor, rho: float, eps: float):
+        """Update the accumulators in place and return the step Δ, for dense rows or the selected sparse ones."""
+        square_avg.mul_(rho).addcmul_(g, g, value=1 - rho)
+        delta = acc_delta.add(eps).sqrt_().div_(square_avg.add(eps).sqrt_()).mul_(g)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        return delta
+
     @torch.no_grad()
     def step(self, closure=None):
         for group in self.param_groups:
@@ -57,20 +65,15 @@ class SparseAdadelta(torch.optim.Optimizer):
                 grad = p.grad
                 if grad.is_sparse:
                     grad = grad.coalesce()
-                    rows, g = grad.indices()[0], grad.values()
-                    sq = state["square_avg"].index_select(0, rows).mul_(rho).addcmul_(g, g, value=1 - rho)
+                    rows = grad.indices()[0]
+                    sq = state["square_avg"].index_select(0, rows)
                     acc = state["acc_delta"].index_select(0, rows)
-                    delta = acc.add(eps).sqrt_().div_(sq.add(eps).sqrt_()).mul_(g)
-                    acc.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+                    delta = self._delta(sq, acc, grad.values(), rho, eps)
                     state["square_avg"].index_copy_(0, rows, sq)
                     state["acc_delta"].index_copy_(0, rows, acc)
                     p.index_add_(0, rows, delta, alpha=-lr)
                 else:
-                    sq, acc = state["square_avg"], state["acc_delta"]
-                    sq.mul_(rho).addcmul_(grad, grad, value=1 - rho)
-                    delta = acc.add(eps).sqrt_().div_(sq.add(eps).sqrt_()).mul_(grad)
-                    acc.mul_(rho).addcmul_(delta, delta, value=1 - rho)
-                    p.add_(delta, alpha=-lr)
+                    p.add_(self._delta(state["square_avg"], state["acc_delta"], grad, rho, eps), alpha=-lr)
 
 
 @dataclass
