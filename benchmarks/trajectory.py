@@ -1,7 +1,7 @@
 """STS during Siamese CBOW training: mean Pearson ×100 over the 19 STS 2012-2015 sets at checkpoints.
 
 Usage (from the repository root after `dvc repro vocab`):
-    python benchmarks/trajectory.py --optimizer adadelta --lr 1.0 --every 5000 [--max-sentences N]
+    python benchmarks/trajectory.py --optimizer adadelta --lr 1.0 --every 5000
 
 Writes one line per checkpoint (step, centre sentences seen, STS12-15 Pearson, norm ratio of the 10 most frequent
 words to the median word) to stdout.
@@ -40,14 +40,15 @@ def main() -> None:
     torch.manual_seed(1)
     enc = AverageEncoder(len(vocab), args.dim)
 
+    cfg = AdjacentSentenceConfig(optimizer=args.optimizer, lr=args.lr, neg=args.neg, log_every=1000)
+
     def score(step: int, encoder) -> None:
         w = encoder.embedding.weight.detach().cpu().numpy()
         norms = np.linalg.norm(w, axis=1)
         r = evaluate(WordAveragingModel("x", keyed_vectors(vocab, w), text), bench).datasets["pearson"].mean()
-        print(f"step {step:7d}  sentences {step * 100:9d}  STS12-15 r {r:6.2f}  "
+        print(f"step {step:7d}  sentences {step * cfg.batch_size:9d}  STS12-15 r {r:6.2f}  "
               f"norm(top-10 words)/median {norms[:10].mean() / np.median(norms):5.2f}", flush=True)
 
-    cfg = AdjacentSentenceConfig(optimizer=args.optimizer, lr=args.lr, neg=args.neg, log_every=1000)
     stats = train_adjacent_sentences(enc, corpus, cfg, log_path=None, progress=False, checkpoint=score,
                                      checkpoint_every=args.every)
     print({k: v for k, v in stats.items() if k != "config"})
