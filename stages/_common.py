@@ -29,6 +29,7 @@ class Download(_Section):
     use_network: bool = True
     corpus: list[str] = Field(min_length=1)
     benchmarks: list[str] = Field(min_length=1)
+    resources: list[str] = Field(default_factory=list)
 
 
 class Text(_Section):
@@ -47,6 +48,7 @@ class Vocab(_Section):
 
 
 class Word2VecParams(_Section):
+    method: Literal["word2vec"] = "word2vec"
     sg: Literal[0, 1]
     vector_size: PositiveInt = 300
     window: PositiveInt = 5
@@ -56,6 +58,19 @@ class Word2VecParams(_Section):
     alpha: PositiveFloat | None = None
     workers: PositiveInt = 2
     seed: int = 1
+
+
+class GloveParams(_Section):
+    method: Literal["glove"]
+    vector_size: PositiveInt = 300
+    window: PositiveInt = 10
+    x_max: PositiveFloat = 100.0
+    alpha: PositiveFloat = 0.75
+    lr: PositiveFloat = 0.05
+    epochs: PositiveInt = 5
+    batch_size: PositiveInt = 5000
+    seed: int = 1
+    device: str = "auto"
 
 
 class Model(_Section):
@@ -73,17 +88,40 @@ class Model(_Section):
     log_every: PositiveInt = 500
 
 
+class NWS(_Section):
+    neg: PositiveInt = 2
+    batch_size: PositiveInt = 100
+    epochs: PositiveInt = 1
+    init_low: float = 0.0
+    init_high: float = 1.0
+    optimizer: Literal["sgd", "adadelta", "adagrad", "sparse_adam"] = "adagrad"
+    lr: PositiveFloat = 0.05
+    lr_floor: float = Field(1.0, gt=0, le=1)
+    max_length: PositiveInt | None = None
+    seed: int = 1
+    device: str = "auto"
+    log_every: PositiveInt = 500
+
+
+class Baselines(_Section):
+    sif_a: PositiveFloat = 1e-3
+    component_fit: Literal["per_set", "corpus"] = "per_set"
+    component_sentences: PositiveInt = 100_000
+    seed: int = 1
+
+
 class Evaluate(_Section):
     benchmarks: list[Literal["STS12", "STS13", "STS14", "STS15", "STS16", "SICK-R", "STS-B"]] = Field(min_length=1)
 
 
 class Report(_Section):
     models: list[str] = Field(min_length=1)
+    nws_vectors: list[str] = Field(default_factory=list)
 
 
 SECTIONS: dict[str, type[_Section]] = {
     "download": Download, "text": Text, "split": Split, "vocab": Vocab, "model": Model,
-    "evaluate": Evaluate, "report": Report,
+    "nws": NWS, "baselines": Baselines, "evaluate": Evaluate, "report": Report,
 }
 
 
@@ -121,13 +159,31 @@ def params(section: str):
     return _validate(SECTIONS[section], data[section], section)
 
 
-def word2vec_params(name: str) -> Word2VecParams:
-    """``pretrain.<name>`` of params.yaml, validated."""
+def pretrain_params(name: str) -> Word2VecParams | GloveParams:
+    """``pretrain.<name>`` of params.yaml, validated; ``method: glove`` selects GloVe, else word2vec."""
     pre = _read().get("pretrain") or {}
     if name not in pre:
         defined = ", ".join(pre) or "none"
         raise SentembError(f"{PARAMS}: unknown word-vector model {name!r}; pretrain defines: {defined}")
-    return _validate(Word2VecParams, pre[name], f"pretrain.{name}")
+    value = pre[name] or {}
+    schema = GloveParams if isinstance(value, dict) and value.get("method") == "glove" else Word2VecParams
+    return _validate(schema, value, f"pretrain.{name}")
+
+
+def word2vec_params(name: str) -> Word2VecParams:
+    """``pretrain.<name>``, which must be a word2vec model."""
+    p = pretrain_params(name)
+    if not isinstance(p, Word2VecParams):
+        raise SentembError(f"{PARAMS}: pretrain.{name} is a {p.method} model, not word2vec")
+    return p
+
+
+def glove_params(name: str) -> GloveParams:
+    """``pretrain.<name>``, which must be a GloVe model (``method: glove``)."""
+    p = pretrain_params(name)
+    if not isinstance(p, GloveParams):
+        raise SentembError(f"{PARAMS}: pretrain.{name} is not a GloVe model (add 'method: glove')")
+    return p
 
 
 def run(main: Callable[..., None]) -> None:

@@ -1,4 +1,5 @@
-"""download: every corpus shard and benchmark named in params.yaml → data/raw/ (mirror first, then URL; sha256)."""
+"""download: every corpus shard, benchmark and resource named in params.yaml → data/raw/
+(mirror first, then URL; sha256)."""
 
 from pathlib import Path
 
@@ -7,12 +8,12 @@ from sentemb.sources import fetch_sources, source_files
 from _common import params, run
 
 OUT = Path("data/raw")
-BENCHMARK_DIRS = ("sts", "sick", "stsbenchmark")
+BENCHMARK_DIRS = ("sts", "sick", "stsbenchmark", "norms")
 
 
 def main() -> None:
     p = params("download")
-    names = p.corpus + p.benchmarks
+    names = p.corpus + p.benchmarks + p.resources
     for n in names:  # unknown names fail before anything is written
         source_files(n)
     for d in ("corpus", *BENCHMARK_DIRS):

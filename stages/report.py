@@ -1,4 +1,5 @@
-"""report: every model's scores beside Kenter et al.'s Table 1 → reports/ and metrics/summary.json."""
+"""report: every model's scores beside the papers' → reports/kenter2016_table1.md, reports/bollegala2018_tables.md
+and metrics/summary.json."""
 
 import json
 from pathlib import Path
@@ -6,11 +7,19 @@ from pathlib import Path
 import pandas as pd
 
 from sentemb.atomic import atomic_open, write_json
+from sentemb.evaluation import NWS_SETS
 from sentemb.report import (
+    NWS_EMBEDDINGS,
+    NWS_METHODS,
     kenter_table,
     mark_significant,
+    nws_table1,
+    nws_table2,
+    nws_table3,
     read_datasets_csv,
     read_kenter_table,
+    read_nws_table2,
+    read_nws_table3,
     to_markdown,
     wilcoxon_table,
 )
@@ -25,6 +34,52 @@ computed with the unscored pairs (empty gold lines) included; we drop those pair
 2015 is not comparable (see reference/README.md). † marks the datasets where Siamese CBOW's per-pair scores differ
 from word2vec CBOW's (Wilcoxon signed-rank, p < 0.0001), the test of Kenter et al. §3.3.
 """
+
+
+NWS_NOTE = """\
+Pearson's r ×100. "(paper)" = Bollegala et al., trained on the Toronto Book Corpus (81M sentences); ours on the corpus
+in `metrics/corpus.json`, with every word-vector set trained there on the same vocabulary. The paper's 18 sets are
+STS 2012-2015 without 2012 MSRvid and 2013 SMT; "all" adds every other set we evaluate (MSRvid, STS16, SICK-R,
+STS-B). ISF is the paper's 1/sf(w); ISF-log is log(N/sf(w)); SMOOTH is SIF's a/(a + p(w)) without component
+removal; SIF + PC removes the first principal component ({fit}).
+"""
+
+
+def bollegala_report(vectors: list[str], fit: str) -> str:
+    """reports/bollegala2018_tables.md: Tables 1-3 of the NWS paper, our numbers beside the published ones."""
+    parts = ["# Results beside Bollegala et al., Neural Word Salience (Tables 1-3)\n", NWS_NOTE.format(fit=fit)]
+    averages = pd.read_csv("reference/bollegala2018_table1_averages.csv")
+    parts += ["## Table 1 layout: weighting methods over each word-vector set\n",
+              "The paper's overall averages on its 18 sets (GloVe input): "
+              + ", ".join(f"{m} {v}" for m, v in zip(averages["method"], averages["pearson_x100"], strict=True))
+              + " (SMOOTH, skip-thought and Siamese CBOW as published by their authors).\n"]
+    for v in vectors:
+        ours = {label: read_datasets_csv(f"metrics/{v}{suffix}.datasets.csv") for suffix, label in NWS_METHODS.items()}
+        parts += [f"### {NWS_EMBEDDINGS.get(v, v)} (`models/{v}`)\n", to_markdown(nws_table1(ours, NWS_SETS)), ""]
+    reference = read_nws_table2("reference/bollegala2018_table2_nws.csv")
+    ours = {v: read_datasets_csv(f"metrics/{v}-nws.datasets.csv") for v in vectors}
+    parts += ["## Table 2 layout: NWS with each input vector set\n", to_markdown(nws_table2(ours, reference, NWS_SETS)),
+              ""]
+    norms = {v: json.loads(Path(f"metrics/{v}-nws.norms.json").read_text()) for v in vectors}
+    table3 = nws_table3(norms, read_nws_table3("reference/bollegala2018_table3_norms.csv"))
+    parts += ["## Table 3 layout: Pearson r of the learnt saliences with psycholinguistic norms\n",
+              "Arousal, dominance and valence from Warriner et al. 2013; concreteness and imageability from MRC, "
+              "as the paper. r on the −1…1 scale.\n", to_markdown(table3.round(3)), ""]
+    rows = []
+    for v in vectors:
+        for key, r in norms[v].items():
+            rows.append({"embeddings": NWS_EMBEDDINGS.get(v, v), "norm": key, "words": r["words"],
+                         "r (NWS)": r["pearson"], "r (log frequency)": r["pearson_log_frequency"]})
+    parts += ["### Every staged norm, with the number of words compared and log word frequency for reference\n",
+              to_markdown(pd.DataFrame(rows)).replace(".00 |", " |"), ""]
+    sims = []
+    for v in [*vectors, "siamese_cbow"]:
+        m = json.loads(Path(f"metrics/{v}.json").read_text()).get("word_similarity", {})
+        sims.append({"word vectors": v, **{f"{k} ρ×100": d["spearman"] for k, d in m.items()},
+                     **{f"{k} OOV %": d["oov_percent"] for k, d in m.items()}})
+    parts += ["## Word similarity of the word vectors (gensim `evaluate_word_pairs`)\n",
+              "Spearman's ρ ×100; OOV % = pairs skipped for an unknown word.\n", to_markdown(pd.DataFrame(sims)), ""]
+    return "\n".join(parts)
 
 
 def main() -> None:
@@ -46,9 +101,18 @@ def main() -> None:
               "| " + " | ".join(str(v) for v in corpus.values()) + " |", ""]
     with atomic_open("reports/kenter2016_table1.md") as fh:
         fh.write("\n".join(parts))
-    summary = {m: json.loads(Path(f"metrics/{m}.json").read_text()) for m in p.models}
-    write_json("metrics/summary.json", {m: {k: (v["pearson"] if isinstance(v, dict) else v) for k, v in s.items()}
-                                        for m, s in summary.items()})
+    if p.nws_vectors:
+        with atomic_open("reports/bollegala2018_tables.md") as fh:
+            fh.write(bollegala_report(p.nws_vectors, params("baselines").component_fit.replace("_", " ")))
+    names = list(dict.fromkeys(
+        [*p.models, *(f"{v}{suffix}" for v in p.nws_vectors for suffix in NWS_METHODS)]
+    ))
+    summary = {m: json.loads(Path(f"metrics/{m}.json").read_text()) for m in names}
+    write_json("metrics/summary.json", {
+        m: {k: v["pearson"] if isinstance(v, dict) else v for k, v in s.items()
+            if not isinstance(v, dict) or "pearson" in v}
+        for m, s in summary.items()
+    })
     print(to_markdown(kenter_table(ours, reference).tail(3)))
 
 

@@ -98,9 +98,10 @@ def test_cosine_of_a_sentence_without_known_word_is_zero_not_nan():
 def test_year_aggregates_unweighted_weighted_pooled():
     import pandas as pd
 
-    datasets = pd.DataFrame({"group": ["STS12", "STS12"], "dataset": ["a", "b"], "pairs": [3, 4],
+    datasets = pd.DataFrame({"group": ["STS12", "STS12"], "dataset": ["MSRpar", "MSRvid"],
+                             "set": ["STS12.MSRpar", "STS12.MSRvid"], "pairs": [3, 4],
                              "pearson": [50.0, 80.0], "spearman": [40.0, 60.0], "no_known_word": [1, 0]})
-    pairs = pd.DataFrame({"group": "STS12", "dataset": ["a"] * 3 + ["b"] * 4, "pair": range(7),
+    pairs = pd.DataFrame({"group": "STS12", "dataset": ["MSRpar"] * 3 + ["MSRvid"] * 4, "pair": range(7),
                           "gold": [1, 2, 3, 1, 2, 3, 4], "score": [0.1, 0.3, 0.2, 0.5, 0.6, 0.8, 0.7]})
     m = aggregate(Evaluation(datasets, pairs))
     assert m["STS12"]["pearson"] == 65.0 and m["STS12"]["spearman"] == 50.0
@@ -108,6 +109,8 @@ def test_year_aggregates_unweighted_weighted_pooled():
     pooled = stats.pearsonr(pairs["score"], pairs["gold"])[0] * 100
     assert m["STS12"]["pearson_pooled"] == pytest.approx(pooled, abs=0.005)
     assert m["STS12-15"] == {"pearson": 65.0, "spearman": 50.0, "datasets": 2}
+    assert m["NWS-18"] == {"pearson": 50.0, "spearman": 40.0, "datasets": 1}  # Bollegala et al. leave MSRvid out
+    assert m["all"] == {"pearson": 65.0, "spearman": 50.0, "datasets": 2}
     assert m["pairs_without_known_word"] == 1
 
 

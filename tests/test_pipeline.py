@@ -26,6 +26,8 @@ def _project(tmp_path: Path, shared: Path, **overrides) -> Path:
     for p in params["pretrain"].values():
         p.update(vector_size=16, epochs=1)
     params["model"].update(dim=16, log_every=10, optimizer="adagrad", lr=0.01)
+    params["nws"].update(log_every=10)
+    params["baselines"].update(component_fit="corpus", component_sentences=500)
     params["evaluate"].update(benchmarks=["STS12", "STS16"])
     for section, values in overrides.items():
         params[section].update(values)
@@ -46,9 +48,16 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     corpus = json.loads((proj / "metrics/corpus.json").read_text())
     assert corpus["documents"] == 8 and corpus["sentences"] > 1000 and 0.9 < corpus["token_coverage"] <= 1
-    for model in ("word2vec-sg", "word2vec-cbow", "siamese_cbow"):
+    vectors = ("glove", "word2vec-sg", "word2vec-cbow")
+    weighted = [f"{v}-{w}" for v in vectors for w in ("isf", "isf-log", "sif", "sif-pc", "nws")]
+    for model in (*vectors, "siamese_cbow", *weighted):
         m = json.loads((proj / f"metrics/{model}.json").read_text())
-        assert set(m) == {"STS12", "STS16", "STS12-15", "pairs_without_known_word"}
+        own_vectors = model in (*vectors, "siamese_cbow")
+        assert set(m) == {"STS12", "STS16", "STS12-15", "NWS-18", "all", "pairs_without_known_word"} | (
+            {"word_similarity"} if own_vectors else set())
+        if own_vectors:
+            assert set(m["word_similarity"]) == {"SimLex-999", "WordSim-353"}
+        assert m["NWS-18"]["datasets"] == 4 and m["all"]["datasets"] == 10
         assert m["STS12"]["pairs"] == 3108 and m["STS16"]["pairs"] == 1186
         assert -100 <= m["STS12"]["pearson"] <= 100 and m["STS12-15"]["datasets"] == 5
         rows = (proj / f"metrics/{model}.datasets.csv").read_text().splitlines()
@@ -58,15 +67,24 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     assert log[0] == "step,epoch,sentences,loss,lr" and len(log) > 2
     table = (proj / "reports/kenter2016_table1.md").read_text()
     assert "| STS12 | MSRpar |" in table and "19 sets in both" not in table  # only 5 of Kenter's sets evaluated here
+    nws = (proj / "reports/bollegala2018_tables.md").read_text()
+    assert "| STS12 | SMTnews |" in nws and "the paper's 4 sets" in nws and "| glove |" in nws
+    for v in vectors:
+        norms = json.loads((proj / f"metrics/{v}-nws.norms.json").read_text())
+        assert norms["Warriner valence"]["words"] > 100 and -1 <= norms["MRC concreteness"]["pearson"] <= 1
+        weights = (proj / f"models/{v}-nws/weights.tsv").read_text().splitlines()
+        assert weights[0] == "word\tweight\tcount" and len(weights) == corpus["vocabulary"] + 1
     summary = json.loads((proj / "metrics/summary.json").read_text())
-    assert set(summary) == {"word2vec-sg", "word2vec-cbow", "siamese_cbow"}
+    assert set(summary) == {*vectors, "siamese_cbow", *weighted}
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
     # changing the number of negatives touches the Siamese CBOW training stage alone
     params = yaml.safe_load((proj / "params.yaml").read_text())
     params["model"]["neg"] = 5
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    params["nws"]["lr"] = 0.1
+    (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     changed = json.loads(_dvc(proj, "status", "--json").stdout)
-    assert set(changed) == {"train@siamese_cbow"}
+    assert set(changed) == {"train@siamese_cbow", *(f"train@{v}-nws" for v in vectors)}
 
 
 @pytest.mark.slow
@@ -91,7 +109,7 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     assert res.returncode == 2 and res.stderr.strip() == "error: usage: python stages/train.py NAME"
     res = _stage(proj, "stages/train.py", "skip_thought")
     assert res.returncode == 1
-    assert res.stderr.strip() == "error: unknown model 'skip_thought'; trainable models: siamese_cbow"
+    assert res.stderr.strip().startswith("error: unknown model 'skip_thought'; trainable models: siamese_cbow, VECTORS-nws")
     params = yaml.safe_load((proj / "params.yaml").read_text())
     params["model"]["neg"] = 0
     params["model"]["optimiser"] = "sgd"
@@ -100,7 +118,11 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert "model.neg: Input should be greater than 0 (got 0)" in res.stderr
     assert "model.optimiser: Extra inputs are not permitted" in res.stderr
+    res = _stage(proj, "stages/pretrain.py", "fasttext")
+    assert res.returncode == 1 and "unknown word-vector model 'fasttext'" in res.stderr
     res = _stage(proj, "stages/pretrain.py", "glove")
-    assert res.returncode == 1 and "unknown word-vector model 'glove'" in res.stderr
+    assert res.returncode == 1 and "pretrain.glove is a glove model, not word2vec" in res.stderr
+    res = _stage(proj, "stages/baseline.py", "glove", "tfidf")
+    assert res.returncode == 1 and "unknown weighting 'tfidf'" in res.stderr
     res = _stage(proj, "stages/evaluate.py", "nonexistent")
     assert res.returncode == 1 and "models/nonexistent/config.json: missing model config" in res.stderr

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from gensim.test.utils import datapath
 from scipy import stats
 
 from sentemb.errors import SentembError
@@ -23,6 +24,14 @@ from sentemb.errors import SentembError
 STS_YEARS = {"STS12": "2012", "STS13": "2013", "STS14": "2014", "STS15": "2015", "STS16": "2016"}
 # the 19 staged sets of Kenter et al.'s Table 1 (2012-2015; 2013 SMT absent)
 KENTER_GROUPS = ("STS12", "STS13", "STS14", "STS15")
+# The 18 sets of Bollegala et al.'s Tables 1-2: STS 2012-2015 without 2012 MSRvid and 2013 SMT.
+NWS_SETS = tuple(
+    f"{g}.{d}" for g, ds in {
+        "STS12": ("MSRpar", "OnWN", "SMTeuroparl", "SMTnews"), "STS13": ("FNWN", "OnWN", "headlines"),
+        "STS14": ("OnWN", "deft-forum", "deft-news", "headlines", "images", "tweet-news"),
+        "STS15": ("answers-forums", "answers-students", "belief", "headlines", "images"),
+    }.items() for d in ds
+)
 
 
 @dataclass
@@ -242,7 +251,10 @@ def evaluate(model, datasets: list[STSDataset]) -> Evaluation:
     """
     rows, pair_frames = [], []
     for ds in datasets:
-        scores, undefined = cosine_scores(model.encode(ds.sentences1), model.encode(ds.sentences2))
+        # Both sides in one call, so that a model that fits something per set (SIF's common component) sees
+        # the whole evaluation set, as the SIF authors' code does.
+        emb = model.encode(list(ds.sentences1) + list(ds.sentences2))
+        scores, undefined = cosine_scores(emb[: len(ds)], emb[len(ds) :])
         r, rho = correlations(scores, ds.gold)
         rows.append({"group": ds.group, "dataset": ds.name, "set": ds.key, "pairs": len(ds), "pearson": r,
                      "spearman": rho, "no_known_word": int(undefined.sum())})
@@ -258,6 +270,8 @@ def aggregate(ev: Evaluation) -> dict:
     ``pearson_wmean`` = mean weighted by pairs (SentEval ``wmean``), ``pearson_pooled`` = r over all the year's
     pairs pooled (the shared tasks' "ALL"), and ``pairs``. SICK-R, STS-B dev/test: ``pearson``, ``spearman``.
     ``STS12-15``: unweighted mean over the 19 staged sets of Kenter et al.'s Table 1 (2013 SMT absent).
+    ``NWS-18``: unweighted mean over the 18 sets of Bollegala et al.'s Tables 1-2 (:data:`NWS_SETS`).
+    ``all``: unweighted mean over every evaluated dataset.
     ``pairs_without_known_word``: pairs scored 0 because a sentence had no known word.
     """
     d, p = ev.datasets, ev.pairs
@@ -281,5 +295,40 @@ def aggregate(ev: Evaluation) -> dict:
     if len(kenter):
         out["STS12-15"] = {"pearson": round(kenter["pearson"].mean(), 2),
                            "spearman": round(kenter["spearman"].mean(), 2), "datasets": len(kenter)}
+    nws = d[d["set"].isin(NWS_SETS)]
+    if len(nws):
+        out["NWS-18"] = {"pearson": round(nws["pearson"].mean(), 2), "spearman": round(nws["spearman"].mean(), 2),
+                         "datasets": len(nws)}
+    out["all"] = {"pearson": round(d["pearson"].mean(), 2), "spearman": round(d["spearman"].mean(), 2),
+                  "datasets": len(d)}
     out["pairs_without_known_word"] = int(d["no_known_word"].sum())
+    return out
+
+
+WORD_SIMILARITY = {"SimLex-999": "simlex999.txt", "WordSim-353": "wordsim353.tsv"}
+
+
+def word_similarity(vectors) -> dict:
+    """Score word vectors on SimLex-999 (Hill et al. 2015) and WordSim-353 (Finkelstein et al. 2002), the copies
+    shipped in ``gensim/test/test_data``, with gensim's own ``KeyedVectors.evaluate_word_pairs`` (cosine,
+    case-insensitive, pairs with an unknown word skipped).
+
+    Args:
+        vectors: gensim KeyedVectors.
+
+    Returns:
+        ``{dataset: {"spearman": ρ×100, "pearson": r×100, "oov_percent": % of pairs skipped, "pairs": n}}``,
+        rounded to 2 decimals.
+    """
+    out = {}
+    for name, file in WORD_SIMILARITY.items():
+        path = datapath(file)
+        with open(path, encoding="utf-8") as fh:
+            n = sum(1 for line in fh if line.strip() and not line.startswith("#"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pearson, spearman, oov = vectors.evaluate_word_pairs(path, restrict_vocab=len(vectors))
+        out[name] = {"spearman": round(float(np.nan_to_num(spearman[0])) * 100, 2),
+                     "pearson": round(float(np.nan_to_num(pearson[0])) * 100, 2),
+                     "oov_percent": round(float(oov), 2), "pairs": n}
     return out

@@ -129,3 +129,116 @@ def to_markdown(table: pd.DataFrame) -> str:
         cells = [("—" if pd.isna(v) else f"{v:.2f}") if isinstance(v, float) else str(v) for v in row]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+# Bollegala et al. (NWS paper) name the input vectors sgns / cbow / glove
+NWS_EMBEDDINGS = {"word2vec-sg": "sgns", "word2vec-cbow": "cbow", "glove": "glove"}
+# our weighting suffix → the column name of the NWS paper's Table 1 (our extra variants keep our name)
+NWS_METHODS = {"": "AVG", "-isf": "ISF", "-isf-log": "ISF-log", "-sif": "SMOOTH (SIF)", "-sif-pc": "SIF + PC",
+               "-nws": "NWS"}
+
+
+def read_nws_table2(path: str | Path) -> pd.DataFrame:
+    """Bollegala et al. Table 2 (NWS with SGNS / CBOW / GloVe input vectors) as rows (group, dataset, embeddings,
+    pearson ×100).
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing reference table")
+    df = pd.read_csv(p)
+    need = {"year", "dataset", "embeddings", "pearson_x100"}
+    if not need <= set(df.columns):
+        raise SentembError(f"{p}: expected columns {sorted(need)}, got {list(df.columns)}")
+    df["group"] = df["year"].map(YEAR_GROUP)
+    return df.rename(columns={"pearson_x100": "pearson"})[["group", "dataset", "embeddings", "pearson"]]
+
+
+def _nws_rows(table: pd.DataFrame, columns: list[str], nws_sets: tuple[str, ...]) -> pd.DataFrame:
+    """Sort the rows by year and dataset and add the 18-set mean and the all-datasets mean."""
+    order = {g: i for i, g in enumerate([*STS_YEARS, "SICK-R", "STS-B"])}
+    table = table.sort_values(["group", "dataset"], key=lambda s: s.map(order) if s.name == "group" else s.str.lower())
+    table = table.reset_index(drop=True)
+    in18 = (table["group"] + "." + table["dataset"]).isin(nws_sets)
+    ours = [c for c in columns if not c.endswith("(paper)")]
+    means = [
+        {"group": "mean", "dataset": f"the paper's {int(in18.sum())} sets",
+         **table.loc[in18, columns].mean().to_dict()},
+        {"group": "mean", "dataset": f"all {len(table)} datasets", **table[ours].mean().to_dict()},
+    ]
+    return pd.concat([table[["group", "dataset", *columns]], pd.DataFrame(means)], ignore_index=True)
+
+
+def nws_table1(ours: dict[str, pd.DataFrame], nws_sets: tuple[str, ...]) -> pd.DataFrame:
+    """The NWS paper's Table 1 layout for one set of word vectors: a row per dataset (the 18 and every other one we
+    evaluated), a column per method (AVG, ISF, ISF-log, SMOOTH, SIF + PC, NWS), then the two means.
+
+    Args:
+        ours: method column name → per-dataset rows (:func:`read_datasets_csv`).
+        nws_sets: ``group.dataset`` keys of the paper's 18 sets.
+    """
+    keys = pd.concat([df[["group", "dataset"]] for df in ours.values()]).drop_duplicates()
+    table = keys
+    for method, df in ours.items():
+        table = table.merge(df[["group", "dataset", "pearson"]].rename(columns={"pearson": method}), how="left")
+    return _nws_rows(table, list(ours), nws_sets)
+
+
+def nws_table2(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, nws_sets: tuple[str, ...]) -> pd.DataFrame:
+    """The NWS paper's Table 2 layout: NWS over each input vector set, ours beside the paper's, per dataset.
+
+    Args:
+        ours: our vectors name (``word2vec-sg`` …) → the per-dataset rows of its NWS model.
+        reference: :func:`read_nws_table2`.
+    """
+    keys = pd.concat([df[["group", "dataset"]] for df in ours.values()]).drop_duplicates()
+    table, cols = keys, []
+    for vectors, df in ours.items():
+        emb = NWS_EMBEDDINGS.get(vectors, vectors)
+        col = f"NWS {emb}"
+        table = table.merge(df[["group", "dataset", "pearson"]].rename(columns={"pearson": col}), how="left")
+        ref = reference[reference["embeddings"] == emb][["group", "dataset", "pearson"]]
+        table = table.merge(ref.rename(columns={"pearson": f"{col} (paper)"}), how="left")
+        cols += [col, f"{col} (paper)"]
+    return _nws_rows(table, cols, nws_sets)
+
+
+def read_nws_table3(path: str | Path) -> pd.DataFrame:
+    """Bollegala et al. Table 3 (Pearson r of NWS scores with Warriner / MRC norms), rows (embeddings, norm,
+    pearson).
+
+    Raises:
+        SentembError: a missing file.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing reference table")
+    return pd.read_csv(p)
+
+
+# the NWS paper's Table 3 columns: arousal, valence, dominance from Warriner; concreteness, imageability from MRC
+NWS_TABLE3_NORMS = {"Arousal": "Warriner arousal", "Conc.": "MRC concreteness", "Dom.": "Warriner dominance",
+                    "Img.": "MRC imageability", "Valence": "Warriner valence"}
+
+
+def nws_table3(ours: dict[str, dict], reference: pd.DataFrame) -> pd.DataFrame:
+    """The NWS paper's Table 3 layout: a row per input vector set, ours and the paper's r per norm.
+
+    Args:
+        ours: vectors name → the ``metrics/VECTORS-nws.norms.json`` mapping (``"Warriner valence"`` → r, words).
+        reference: :func:`read_nws_table3`.
+    """
+    rows = []
+    norm_names = {"Arousal": "arousal", "Conc.": "concreteness", "Dom.": "dominance", "Img.": "imageability",
+                  "Valence": "valence"}
+    for vectors, norms in ours.items():
+        emb = NWS_EMBEDDINGS.get(vectors, vectors)
+        row: dict = {"embeddings": emb}
+        for col, key in NWS_TABLE3_NORMS.items():
+            row[col] = norms.get(key, {}).get("pearson", np.nan)
+            ref = reference[(reference["embeddings"] == emb) & (reference["norm"] == norm_names[col])]
+            row[f"{col} (paper)"] = float(ref["pearson"].iloc[0]) if len(ref) else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,155 @@
+"""Neural Word Salience, the ISF/SIF baselines, weighted-average models and the psycholinguistic norms."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from sentemb.corpus import build_token_corpus
+from sentemb.encoders import SalienceEncoder, TokenBatch
+from sentemb.errors import SentembError
+from sentemb.models import WeightedAverageModel, load_model, save_weighted_average_model, save_word_averaging_model
+from sentemb.norms import load_norms, norm_correlations
+from sentemb.objectives import adjacent_sentence_loss
+from sentemb.text import TextConfig
+from sentemb.training import AdjacentSentenceConfig, train_adjacent_sentences
+from sentemb.vocab import Vocabulary
+from sentemb.weighting import (
+    first_principal_component,
+    isf_weights,
+    log_isf_weights,
+    remove_component,
+    sentence_frequencies,
+    sif_weights,
+)
+from sentemb.wordvectors import keyed_vectors
+
+
+def test_salience_encoder_is_equation_1():
+    vectors = np.arange(12, dtype=np.float32).reshape(4, 3)
+    enc = SalienceEncoder(vectors, seed=0)
+    with torch.no_grad():
+        enc.salience.weight[:, 0] = torch.tensor([0.5, 2.0, 1.0, 3.0])
+    out = enc(TokenBatch.from_lists([[0, 1], [3], []])).detach().numpy()
+    np.testing.assert_allclose(out[0], (0.5 * vectors[0] + 2.0 * vectors[1]) / 2)
+    np.testing.assert_allclose(out[1], 3.0 * vectors[3])
+    np.testing.assert_array_equal(out[2], np.zeros(3))
+    assert [p.shape for p in enc.parameters()] == [torch.Size([4, 1])]  # the vectors are fixed
+    with pytest.raises(SentembError, match="init_high"):
+        SalienceEncoder(vectors, init_low=1.0, init_high=0.5)
+
+
+def test_nws_gradient_matches_finite_differences():
+    gen = torch.Generator().manual_seed(0)
+    vectors = torch.randn(6, 4, generator=gen, dtype=torch.float64)
+    enc = SalienceEncoder(vectors.numpy(), sparse=False, seed=1).double()
+    enc.vectors.copy_(vectors)
+    batch = TokenBatch.from_lists([[0, 1], [1, 2, 3], [4], [0, 5, 5], [2, 4], [3, 1]])
+
+    def loss_of(q: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            enc.salience.weight[:, 0] = q
+        emb = enc(batch)
+        # two centres, each with prev/next positives and one negative: the NWS softmax over inner products
+        return adjacent_sentence_loss(emb[:2], emb[2:].view(2, 2, 4).repeat(1, 2, 1)[:, :3], 2, similarity="dot")
+
+    q0 = torch.rand(6, generator=gen, dtype=torch.float64)
+    enc.zero_grad()
+    loss_of(q0.clone()).backward()
+    analytic = enc.salience.weight.grad[:, 0].clone()
+    numeric = torch.zeros(6, dtype=torch.float64)
+    for k in range(6):
+        step = torch.zeros(6, dtype=torch.float64)
+        step[k] = 1e-6
+        with torch.no_grad():
+            numeric[k] = (loss_of(q0 + step) - loss_of(q0 - step)) / 2e-6
+    torch.testing.assert_close(analytic, numeric, rtol=1e-6, atol=1e-8)
+    assert analytic.abs().sum() > 0
+
+
+def test_unseen_words_keep_their_initial_salience():
+    rng = np.random.default_rng(0)
+    topics = [[f"t{k}w{j}" for j in range(5)] for k in range(3)]
+    docs = [[list(rng.choice(topics[d % 3], 4)) for _ in range(10)] for d in range(30)]
+    words = [w for t in topics for w in t] + ["never", "seen"]
+    corpus = build_token_corpus(docs, {w: i for i, w in enumerate(words)})
+    vectors = rng.normal(size=(len(words), 8)).astype(np.float32)
+    enc = SalienceEncoder(vectors, seed=3)
+    before = enc.saliences.detach().clone()
+    cfg = AdjacentSentenceConfig(neg=2, batch_size=8, epochs=2, optimizer="adagrad", lr=0.1, lr_floor=1.0,
+                                 similarity="dot", device="cpu")
+    stats = train_adjacent_sentences(enc, corpus, cfg, progress=False)
+    after = enc.saliences.detach()
+    assert torch.equal(after[-2:], before[-2:])
+    assert not torch.allclose(after[:-2], before[:-2])
+    assert math.isfinite(stats["final_loss"])
+
+
+def test_sentence_frequency_isf_and_sif_by_hand():
+    # a=0 b=1 c=2 d=3 (d never occurs): sentences "a a b", "b c", "a"
+    corpus = build_token_corpus([[["a", "a", "b"], ["b", "c"]], [["a"]]], {"a": 0, "b": 1, "c": 2, "d": 3})
+    sf = sentence_frequencies(corpus, 4, chunk_sentences=2)
+    assert sf.tolist() == [2, 2, 1, 0]
+    np.testing.assert_allclose(isf_weights(sf), [0.5, 0.5, 1.0, 0.0])
+    np.testing.assert_allclose(log_isf_weights(sf, 3), [math.log(1.5), math.log(1.5), math.log(3.0), 0.0], rtol=1e-6)
+    counts = np.array([3, 2, 1, 0])  # p = 1/2, 1/3, 1/6, 0
+    np.testing.assert_allclose(sif_weights(counts, a=0.1), [0.1 / 0.6, 0.1 / (0.1 + 1 / 3), 0.1 / (0.1 + 1 / 6), 1.0],
+                               rtol=1e-6)
+    with pytest.raises(SentembError, match="a must be positive"):
+        sif_weights(counts, a=0)
+    with pytest.raises(SentembError, match="exceeds"):
+        log_isf_weights(sf, 1)
+
+
+def test_component_removal():
+    rng = np.random.default_rng(0)
+    u = np.array([3.0, 4.0, 0.0]) / 5
+    emb = (rng.normal(size=(200, 1)) * 10 + 20) * u + rng.normal(size=(200, 3)) * 0.1
+    emb = np.vstack([emb, np.zeros((1, 3))]).astype(np.float32)  # a sentence with no known word is ignored
+    pc = first_principal_component(emb)
+    assert abs(abs(pc @ u) - 1) < 1e-3
+    out = remove_component(emb, pc)
+    np.testing.assert_allclose(out @ pc, 0, atol=1e-4)
+    np.testing.assert_array_equal(out[-1], 0)
+
+
+def test_weighted_model_round_trip(tmp_path):
+    vocab = Vocabulary(["the", "cat", "sat"], np.array([10, 3, 2]))
+    vectors = np.array([[1, 0], [0, 1], [1, 1]], dtype=np.float32)
+    text = TextConfig()
+    save_word_averaging_model(tmp_path / "vec", "vec", keyed_vectors(vocab, vectors), text)
+    # rows in another order than the vectors, to check the match by word
+    save_weighted_average_model(tmp_path / "vec-w", "vec-w", tmp_path / "vec", ["sat", "the", "cat"],
+                                np.array([2.0, 0.5, 1.0]), np.array([2, 10, 3]), text, weighting="test")
+    weights = (tmp_path / "vec-w" / "weights.tsv").read_text().splitlines()
+    assert weights[0] == "word\tweight\tcount" and weights[1] == "sat\t2\t2"
+    model = load_model(tmp_path / "vec-w")
+    assert isinstance(model, WeightedAverageModel)
+    np.testing.assert_allclose(model.encode(["The cat", "sat dog", "dog"]),
+                               [[0.25, 0.5], [2.0, 2.0], [0.0, 0.0]])
+    save_weighted_average_model(tmp_path / "pc", "pc", tmp_path / "vec", vocab.words, np.ones(3), vocab.counts, text,
+                                weighting="test", component_fit="corpus", component=np.array([1.0, 0.0]))
+    np.testing.assert_allclose(load_model(tmp_path / "pc").encode(["the cat"]), [[0.0, 0.5]])
+    (tmp_path / "vec-w" / "weights.tsv").write_text("word\tweight\tcount\nthe\tabc\t1\n")
+    with pytest.raises(SentembError, match=r"weights.tsv:2: weight is not a number"):
+        load_model(tmp_path / "vec-w")
+
+
+def test_norms_loaders_read_every_staged_file(shared):
+    norms = load_norms(shared / "norms")
+    sizes = norms.groupby(["source", "norm"]).size()
+    # Warriner: 13,915 lemmas less 102 multi-word entries and 10 that repeat when lower-cased
+    assert sizes[("Warriner", "valence")] == 13_803
+    assert sizes[("MRC", "concreteness")] == 4_293 and sizes[("MRC", "imageability")] == 4_825  # PROVENANCE counts
+    assert sizes[("Brysbaert", "concreteness")] == 37_058  # single words, bigrams dropped
+    assert sizes[("Glasgow", "imageability")] == 4_682  # 5,553 rows less 871 word senses such as "bank (money)"
+    assert norms["word"].str.islower().mean() > 0.99
+    r = norm_correlations(["aardvark", "abalone", "zzz"], np.array([1.0, 2.0, 3.0]), norms)
+    row = r[(r["source"] == "Warriner") & (r["norm"] == "valence")].iloc[0]
+    assert row["words"] == 2 and row["pearson"] == 0.0  # two words: too few for a correlation
+
+
+def test_norms_errors_name_the_file(tmp_path):
+    with pytest.raises(SentembError, match="Ratings_Warriner_et_al.csv.xz: missing norms file"):
+        load_norms(tmp_path)
