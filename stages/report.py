@@ -41,7 +41,8 @@ Pearson's r ×100. "(paper)" = Bollegala et al., trained on the Toronto Book Cor
 in `metrics/corpus.json`, with every word-vector set trained there on the same vocabulary. The paper's 18 sets are
 STS 2012-2015 without 2012 MSRvid and 2013 SMT; "all" adds every other set we evaluate (MSRvid, STS16, SICK-R,
 STS-B). ISF is the paper's 1/sf(w); ISF-log is log(N/sf(w)); SMOOTH is SIF's a/(a + p(w)) without component
-removal; SIF + PC removes the first principal component ({fit}).
+removal; SIF + PC removes the first principal component ({fit}). * marks NWS where its r lies above the 95%
+Fisher-z confidence interval of ISF's r on that dataset (the paper's significance mark).
 """
 
 
@@ -55,7 +56,10 @@ def bollegala_report(vectors: list[str], fit: str) -> str:
               + " (SMOOTH, skip-thought and Siamese CBOW as published by their authors).\n"]
     for v in vectors:
         ours = {label: read_datasets_csv(f"metrics/{v}{suffix}.datasets.csv") for suffix, label in NWS_METHODS.items()}
-        parts += [f"### {NWS_EMBEDDINGS.get(v, v)} (`models/{v}`)\n", to_markdown(nws_table1(ours, NWS_SETS)), ""]
+        table, significant = nws_table1(ours, NWS_SETS)
+        table["NWS"] = [("—" if pd.isna(x) else f"{x:.2f}" + (" *" if s else ""))
+                        for x, s in zip(table["NWS"], significant, strict=True)]
+        parts += [f"### {NWS_EMBEDDINGS.get(v, v)} (`models/{v}`)\n", to_markdown(table), ""]
     reference = read_nws_table2("reference/bollegala2018_table2_nws.csv")
     ours = {v: read_datasets_csv(f"metrics/{v}-nws.datasets.csv") for v in vectors}
     parts += ["## Table 2 layout: NWS with each input vector set\n", to_markdown(nws_table2(ours, reference, NWS_SETS)),

@@ -153,3 +153,22 @@ def test_wilcoxon_between_models_per_dataset():
     assert p["x"] < 1e-4 and p["y"] == 1.0
     with pytest.raises(SentembError, match="different pairs"):
         wilcoxon_table(base, base.iloc[:40])
+
+
+def test_fisher_interval_and_the_nws_significance_mark():
+    import pandas as pd
+
+    from sentemb.evaluation import NWS_SETS
+    from sentemb.report import fisher_interval, nws_table1
+
+    low, high = fisher_interval(np.array([0.5]), np.array([103]))
+    # atanh(0.5) = 0.5493; ± 1.95996 / 10 → tanh(0.3533), tanh(0.7453)
+    np.testing.assert_allclose([low[0], high[0]], [0.33931, 0.63234], atol=1e-4)
+    rows = {"group": ["STS12", "STS12", "STS16"], "dataset": ["MSRpar", "OnWN", "headlines"], "pairs": [750, 750, 249]}
+    isf = pd.DataFrame(rows | {"pearson": [50.0, 50.0, 50.0]})
+    nws = pd.DataFrame(rows | {"pearson": [57.0, 53.0, 60.0]})
+    table, significant = nws_table1({"ISF": isf, "NWS": nws}, NWS_SETS)
+    # 750 pairs: the interval of r = .50 ends at .5518; 249 pairs: at .5877
+    assert significant.tolist() == [True, False, True, False, False]
+    assert table["dataset"].tolist()[-2:] == ["the paper's 2 sets", "all 3 datasets"]
+    assert table["NWS"].tolist()[-2:] == [55.0, 170 / 3]

@@ -109,7 +109,8 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     assert res.returncode == 2 and res.stderr.strip() == "error: usage: python stages/train.py NAME"
     res = _stage(proj, "stages/train.py", "skip_thought")
     assert res.returncode == 1
-    assert res.stderr.strip().startswith("error: unknown model 'skip_thought'; trainable models: siamese_cbow, VECTORS-nws")
+    assert res.stderr.strip().startswith(
+        "error: unknown model 'skip_thought'; trainable models: siamese_cbow, VECTORS-nws")
     params = yaml.safe_load((proj / "params.yaml").read_text())
     params["model"]["neg"] = 0
     params["model"]["optimiser"] = "sgd"

@@ -151,5 +151,5 @@ def test_norms_loaders_read_every_staged_file(shared):
 
 
 def test_norms_errors_name_the_file(tmp_path):
-    with pytest.raises(SentembError, match="Ratings_Warriner_et_al.csv.xz: missing norms file"):
+    with pytest.raises(SentembError, match=r"Ratings_Warriner_et_al\.csv\.xz: missing norms file"):
         load_norms(tmp_path)

@@ -171,19 +171,48 @@ def _nws_rows(table: pd.DataFrame, columns: list[str], nws_sets: tuple[str, ...]
     return pd.concat([table[["group", "dataset", *columns]], pd.DataFrame(means)], ignore_index=True)
 
 
-def nws_table1(ours: dict[str, pd.DataFrame], nws_sets: tuple[str, ...]) -> pd.DataFrame:
+def fisher_interval(r: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Confidence interval of Pearson's r by the Fisher z-transformation: tanh(atanh(r) ± z_{(1+level)/2}/√(n−3)).
+
+    Args:
+        r: Pearson's r on the −1…1 scale, any shape.
+        n: pairs behind each r (> 3).
+
+    Returns:
+        ``(low, high)``, arrays shaped like ``r``.
+    """
+    z = np.arctanh(np.clip(np.asarray(r, dtype=np.float64), -0.999999, 0.999999))
+    half = stats.norm.ppf((1 + level) / 2) / np.sqrt(np.asarray(n, dtype=np.float64) - 3)
+    return np.tanh(z - half), np.tanh(z + half)
+
+
+def nws_table1(ours: dict[str, pd.DataFrame], nws_sets: tuple[str, ...], marked: str = "NWS",
+               baseline: str = "ISF") -> tuple[pd.DataFrame, pd.Series]:
     """The NWS paper's Table 1 layout for one set of word vectors: a row per dataset (the 18 and every other one we
     evaluated), a column per method (AVG, ISF, ISF-log, SMOOTH, SIF + PC, NWS), then the two means.
 
+    Bollegala et al. mark with * the datasets where NWS improves significantly over ISF, from Fisher
+    z-transformation confidence intervals; here a dataset is marked when ``marked``'s r lies above the upper end
+    of the 95% interval of ``baseline``'s r (:func:`fisher_interval`).
+
     Args:
-        ours: method column name → per-dataset rows (:func:`read_datasets_csv`).
+        ours: method column name → per-dataset rows (:func:`read_datasets_csv`, with ``pairs``).
         nws_sets: ``group.dataset`` keys of the paper's 18 sets.
+
+    Returns:
+        ``(table, significant)``: the table (×100) and a bool Series over its rows.
     """
-    keys = pd.concat([df[["group", "dataset"]] for df in ours.values()]).drop_duplicates()
+    keys = pd.concat([df[["group", "dataset", "pairs"]] for df in ours.values()]).drop_duplicates(["group", "dataset"])
     table = keys
     for method, df in ours.items():
         table = table.merge(df[["group", "dataset", "pearson"]].rename(columns={"pearson": method}), how="left")
-    return _nws_rows(table, list(ours), nws_sets)
+    table = _nws_rows(table.assign(_pairs=table["pairs"]), [*ours, "_pairs"], nws_sets)
+    significant = pd.Series(False, index=table.index)
+    if marked in table and baseline in table:
+        rows = table["group"] != "mean"
+        _, high = fisher_interval(table.loc[rows, baseline] / 100, table.loc[rows, "_pairs"])
+        significant[rows] = table.loc[rows, marked].to_numpy() / 100 > high
+    return table.drop(columns="_pairs"), significant
 
 
 def nws_table2(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, nws_sets: tuple[str, ...]) -> pd.DataFrame:
