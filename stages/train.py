@@ -43,9 +43,10 @@ def neural_word_salience(name: str) -> None:
     corpus = TokenCorpus.load("data/corpus")
     base = load_model(Path("models") / vectors_name)
     kv = base.vectors
-    missing = [w for w in vocab.words[:1000] if w not in kv.key_to_index]
-    if missing or len(kv) != len(vocab):
-        raise SentembError(f"models/{vectors_name}: its vocabulary is not data/vocab.tsv (rebuild it with dvc repro)")
+    missing = [w for w in vocab.words if w not in kv.key_to_index]
+    if missing:
+        raise SentembError(f"models/{vectors_name}: {len(missing)} words of data/vocab.tsv have no vector, e.g. "
+                           f"{missing[0]!r} (rebuild the word vectors with dvc repro)")
     vectors = kv.vectors[[kv.key_to_index[w] for w in vocab.words]]
     encoder = build_encoder("salience", vectors=vectors, init_low=p.init_low, init_high=p.init_high, seed=p.seed)
     config = AdjacentSentenceConfig(similarity="dot", **p.model_dump(exclude={"init_low", "init_high"}))
