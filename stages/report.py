@@ -75,7 +75,7 @@ def bollegala_report(vectors: list[str], fit: str) -> str:
             rows.append({"embeddings": NWS_EMBEDDINGS.get(v, v), "norm": key, "words": r["words"],
                          "r (NWS)": r["pearson"], "r (log frequency)": r["pearson_log_frequency"]})
     parts += ["### Every staged norm, with the number of words compared and log word frequency for reference\n",
-              to_markdown(pd.DataFrame(rows)).replace(".00 |", " |"), ""]
+              to_markdown(pd.DataFrame(rows)), ""]
     sims = []
     for v in [*vectors, "siamese_cbow"]:
         m = json.loads(Path(f"metrics/{v}.json").read_text()).get("word_similarity", {})

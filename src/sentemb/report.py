@@ -123,7 +123,9 @@ def mark_significant(table: pd.DataFrame, p: pd.DataFrame, column: str, alpha: f
 def to_markdown(table: pd.DataFrame) -> str:
     """A GitHub-flavoured markdown table; missing numbers print as ``—``."""
     header = "| " + " | ".join(table.columns) + " |"
-    sep = "|" + "|".join("---" if c in ("group", "dataset") else "---:" for c in table.columns) + "|"
+    numeric = [pd.api.types.is_numeric_dtype(table[c]) for c in table.columns]
+    sep = "|" + "|".join("---:" if n and c not in ("group", "dataset") else "---" for c, n in zip(
+        table.columns, numeric, strict=True)) + "|"
     lines = [header, sep]
     for _, row in table.iterrows():
         cells = [("—" if pd.isna(v) else f"{v:.2f}") if isinstance(v, float) else str(v) for v in row]
