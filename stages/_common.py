@@ -73,12 +73,12 @@ class GloveParams(_Section):
     device: str = "auto"
 
 
-class Model(_Section):
-    dim: PositiveInt = 300
+class _AdjacentSentence(_Section):
+    """What sentemb.training.AdjacentSentenceConfig takes, shared by Siamese CBOW and NWS."""
+
     neg: PositiveInt = 2
     batch_size: PositiveInt = 100
     epochs: PositiveInt = 1
-    init_std: PositiveFloat = 0.01
     optimizer: Literal["sgd", "adadelta", "adagrad", "sparse_adam"] = "sgd"
     lr: PositiveFloat = 1e-4
     lr_floor: float = Field(1e-4, gt=0, le=1)
@@ -88,19 +88,17 @@ class Model(_Section):
     log_every: PositiveInt = 500
 
 
-class NWS(_Section):
-    neg: PositiveInt = 2
-    batch_size: PositiveInt = 100
-    epochs: PositiveInt = 1
+class Model(_AdjacentSentence):
+    dim: PositiveInt = 300
+    init_std: PositiveFloat = 0.01
+
+
+class NWS(_AdjacentSentence):
     init_low: float = 0.0
     init_high: float = 1.0
     optimizer: Literal["sgd", "adadelta", "adagrad", "sparse_adam"] = "adagrad"
     lr: PositiveFloat = 0.05
     lr_floor: float = Field(1.0, gt=0, le=1)
-    max_length: PositiveInt | None = None
-    seed: int = 1
-    device: str = "auto"
-    log_every: PositiveInt = 500
 
 
 class Baselines(_Section):

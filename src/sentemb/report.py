@@ -18,19 +18,24 @@ KENTER_NAMES = {"answ-forums": "answers-forums", "answ-students": "answers-stude
 YEAR_GROUP = {int(v): k for k, v in STS_YEARS.items()}
 
 
+def _read_reference(path: str | Path, need: set[str], what: str) -> pd.DataFrame:
+    """A reference CSV of published numbers; raises SentembError for a missing file or missing columns."""
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing reference table ({what})")
+    df = pd.read_csv(p)
+    if not need <= set(df.columns):
+        raise SentembError(f"{p}: expected columns {sorted(need)}, found {list(df.columns)}")
+    return df
+
+
 def read_kenter_table(path: str | Path) -> pd.DataFrame:
     """Kenter et al. Table 1 as rows (group, dataset, system, pearson, spearman), ×100.
 
     Raises:
         SentembError: a missing file or missing columns.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise SentembError(f"{p}: missing reference table (Kenter et al. 2016, Table 1)")
-    df = pd.read_csv(p)
-    need = {"year", "dataset", "system", "pearson", "spearman"}
-    if not need <= set(df.columns):
-        raise SentembError(f"{p}: expected columns {sorted(need)}, found {list(df.columns)}")
+    df = _read_reference(path, {"year", "dataset", "system", "pearson", "spearman"}, "Kenter et al. 2016, Table 1")
     df["group"] = df["year"].map(YEAR_GROUP)
     df["dataset"] = df["dataset"].replace(KENTER_NAMES)
     df[["pearson", "spearman"]] *= 100
@@ -147,13 +152,7 @@ def read_nws_table2(path: str | Path) -> pd.DataFrame:
     Raises:
         SentembError: a missing file or missing columns.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise SentembError(f"{p}: missing reference table")
-    df = pd.read_csv(p)
-    need = {"year", "dataset", "embeddings", "pearson_x100"}
-    if not need <= set(df.columns):
-        raise SentembError(f"{p}: expected columns {sorted(need)}, got {list(df.columns)}")
+    df = _read_reference(path, {"year", "dataset", "embeddings", "pearson_x100"}, "Bollegala et al., Table 2")
     df["group"] = df["year"].map(YEAR_GROUP)
     return df.rename(columns={"pearson_x100": "pearson"})[["group", "dataset", "embeddings", "pearson"]]
 
@@ -241,12 +240,9 @@ def read_nws_table3(path: str | Path) -> pd.DataFrame:
     pearson).
 
     Raises:
-        SentembError: a missing file.
+        SentembError: a missing file or missing columns.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise SentembError(f"{p}: missing reference table")
-    return pd.read_csv(p)
+    return _read_reference(path, {"embeddings", "norm", "pearson"}, "Bollegala et al., Table 3")
 
 
 # the NWS paper's Table 3 columns: arousal, valence, dominance from Warriner; concreteness, imageability from MRC
