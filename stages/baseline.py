@@ -11,7 +11,7 @@ import numpy as np
 
 from sentemb.corpus import TokenCorpus
 from sentemb.errors import SentembError
-from sentemb.models import WeightedAverageModel, load_model, save_weighted_average_model
+from sentemb.models import load_model, save_weighted_average_model
 from sentemb.vocab import Vocabulary
 from sentemb.weighting import (
     WEIGHTINGS,
@@ -51,14 +51,14 @@ def main(vectors_name: str, weighting: str) -> None:
             rng = np.random.default_rng(p.seed)
             sample = rng.choice(corpus.n_sentences, size=min(p.component_sentences, corpus.n_sentences), replace=False)
             kv = base.vectors
+            q = np.zeros(len(kv), dtype=np.float32)  # the weights in the vectors' order, as the model applies them
             order = np.array([kv.key_to_index[w] for w in vocab.words])
-            model = WeightedAverageModel(name, kv, np.zeros(len(kv), dtype=np.float32), base.text)
-            model.weights[order] = weights
-            emb = np.zeros((len(sample), model.dim), dtype=np.float32)
+            q[order] = weights
+            emb = np.zeros((len(sample), kv.vector_size), dtype=np.float32)
             for row, s in enumerate(np.sort(sample)):
                 ids = order[corpus.sentence(s)]
                 if len(ids):
-                    emb[row] = model.weights[ids] @ kv.vectors[ids] / len(ids)
+                    emb[row] = q[ids] @ kv.vectors[ids] / len(ids)  # Eq. 1, as WeightedAverageModel.encode
             component = first_principal_component(emb)
             info |= {"component_sentences": len(sample)}
     save_weighted_average_model(f"models/{name}", name, Path("models") / vectors_name, vocab.words, weights,
