@@ -5,7 +5,9 @@ import math
 import numpy as np
 import pytest
 import torch
+from typer.testing import CliRunner
 
+from sentemb.cli import app
 from sentemb.corpus import build_token_corpus
 from sentemb.encoders import SalienceEncoder, TokenBatch
 from sentemb.errors import SentembError
@@ -131,6 +133,10 @@ def test_weighted_model_round_trip(tmp_path):
     save_weighted_average_model(tmp_path / "pc", "pc", tmp_path / "vec", vocab.words, np.ones(3), vocab.counts, text,
                                 weighting="test", component_fit="corpus", component=np.array([1.0, 0.0]))
     np.testing.assert_allclose(load_model(tmp_path / "pc").encode(["the cat"]), [[0.0, 0.5]])
+    save_weighted_average_model(tmp_path / "per-set", "per-set", tmp_path / "vec", vocab.words, np.ones(3),
+                                vocab.counts, text, weighting="test", component_fit="per_set")
+    res = CliRunner().invoke(app, ["similarity", str(tmp_path / "per-set"), "the cat", "the sat"])
+    assert res.exit_code == 1 and "with two sentences that component is meaningless" in res.output
     (tmp_path / "vec-w" / "weights.tsv").write_text("word\tweight\tcount\nthe\tabc\t1\n")
     with pytest.raises(SentembError, match=r"weights.tsv:2: weight is not a number"):
         load_model(tmp_path / "vec-w")

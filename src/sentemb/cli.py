@@ -34,6 +34,11 @@ def similarity(
         m = load_model(model)
     except SentembError as e:
         _fail(e)
+    if getattr(m, "component_fit", None) == "per_set":
+        _fail(SentembError(
+            f"{model}: this model removes a common component fitted on the sentences of each call (SIF, per "
+            "evaluation set); with two sentences that component is meaningless. Build the model with "
+            "`dvc exp run -S baselines.component_fit=corpus` to compare single pairs."))
     emb = m.encode([sentence1, sentence2])
     score, undefined = cosine_scores(emb[:1], emb[1:])
     typer.echo(f"{score[0]:.4f}" + ("  (a sentence has no word in the model's vocabulary)" if undefined[0] else ""))
