@@ -1,29 +1,28 @@
 """norms@MODEL: Pearson's r between a model's learnt word saliences and psycholinguistic norms (NWS paper §4.2,
 Table 3) → metrics/MODEL.norms.json; log word frequency is correlated over the same words, for reference."""
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from sentemb.atomic import write_json
 from sentemb.errors import SentembError
-from sentemb.models import read_weights
+from sentemb.models import WeightedAverageModel, load_model
 from sentemb.norms import load_norms, norm_correlations
 
 from _common import run
 
 
 def main(name: str) -> None:
-    model_dir = Path("models") / name
-    config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-    if config.get("type") != "weighted_average":
-        raise SentembError(f"{model_dir}: norms need a model with learnt word weights (got {config.get('type')!r})")
-    weights = read_weights(model_dir / config["weights"])
+    model = load_model(Path("models") / name)
+    if not isinstance(model, WeightedAverageModel):
+        raise SentembError(f"models/{name}: norms need a model with learnt word weights (got {type(model).__name__})")
+    kv = model.vectors
+    words = list(kv.index_to_key)
+    counts = np.array([kv.get_vecattr(w, "count") for w in words], dtype=np.float64)
     norms = load_norms("data/raw/norms")
-    words = weights["word"].tolist()
-    ours = norm_correlations(words, weights["weight"].to_numpy(), norms)
-    freq = norm_correlations(words, np.log(weights["count"].to_numpy(dtype=np.float64)), norms)
+    ours = norm_correlations(words, model.weights, norms)
+    freq = norm_correlations(words, np.log(counts), norms)
     out = {}
     for (_, row), (_, ref) in zip(ours.iterrows(), freq.iterrows(), strict=True):
         out[f"{row['source']} {row['norm']}"] = {

@@ -74,10 +74,10 @@ def _read(path: Path, source: str) -> pd.DataFrame:
 def load_norms(directory: str | Path) -> pd.DataFrame:
     """Every norm of :data:`COLUMNS` as one long table.
 
-    Words are lower-cased; a word rated more than once in a source (MRC lists a word once per part of speech;
-    Glasgow lists senses such as ``bank (money)``, which are dropped, as are multi-word entries such as Warriner's
-``action figure``) gets the mean of its ratings. MRC's 0 means
-    "not rated" and is dropped.
+    Words are lower-cased; a word rated more than once in a source (MRC lists a word once per part of speech) gets
+    the mean of its ratings. Entries that are not single words are dropped: Glasgow's senses such as
+    ``bank (money)`` and multi-word entries such as Warriner's ``action figure``. MRC's 0 means "not rated" and is
+    dropped.
 
     Returns:
         DataFrame with columns ``source``, ``norm``, ``word``, ``rating`` (float64).
