@@ -13,11 +13,13 @@ from sentemb.report import (
     NWS_METHODS,
     kenter_table,
     mark_significant,
+    marked,
     nws_table1,
     nws_table2,
     nws_table3,
     read_datasets_csv,
     read_kenter_table,
+    read_nws_table1_averages,
     read_nws_table2,
     read_nws_table3,
     to_markdown,
@@ -49,7 +51,7 @@ Fisher-z confidence interval of ISF's r on that dataset (the paper's significanc
 def bollegala_report(vectors: list[str], fit: str) -> str:
     """reports/bollegala2018_tables.md: Tables 1-3 of the NWS paper, our numbers beside the published ones."""
     parts = ["# Results beside Bollegala et al., Neural Word Salience (Tables 1-3)\n", NWS_NOTE.format(fit=fit)]
-    averages = pd.read_csv("reference/bollegala2018_table1_averages.csv")
+    averages = read_nws_table1_averages("reference/bollegala2018_table1_averages.csv")
     parts += ["## Table 1 layout: weighting methods over each word-vector set\n",
               "The paper's overall averages on its 18 sets (GloVe input): "
               + ", ".join(f"{m} {v}" for m, v in zip(averages["method"], averages["pearson_x100"], strict=True))
@@ -57,8 +59,7 @@ def bollegala_report(vectors: list[str], fit: str) -> str:
     for v in vectors:
         ours = {label: read_datasets_csv(f"metrics/{v}{suffix}.datasets.csv") for suffix, label in NWS_METHODS.items()}
         table, significant = nws_table1(ours, NWS_SETS)
-        table["NWS"] = [("—" if pd.isna(x) else f"{x:.2f}" + (" *" if s else ""))
-                        for x, s in zip(table["NWS"], significant, strict=True)]
+        table["NWS"] = marked(table["NWS"], significant, "*")
         parts += [f"### {NWS_EMBEDDINGS.get(v, v)} (`models/{v}`)\n", to_markdown(table), ""]
     reference = read_nws_table2("reference/bollegala2018_table2_nws.csv")
     ours = {v: read_datasets_csv(f"metrics/{v}-nws.datasets.csv") for v in vectors}

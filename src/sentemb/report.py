@@ -120,9 +120,13 @@ def mark_significant(table: pd.DataFrame, p: pd.DataFrame, column: str, alpha: f
         alpha: significance level (Kenter et al. §3.3: 0.0001).
     """
     out = table.merge(p, on=["group", "dataset"], how="left")
-    out[column] = [("—" if pd.isna(v) else f"{v:.2f}" + (" †" if q < alpha else ""))
-                   for v, q in zip(out[column], out["p"].fillna(1.0), strict=True)]
+    out[column] = marked(out[column], out["p"].fillna(1.0) < alpha, "†")
     return out.drop(columns="p")
+
+
+def marked(values: pd.Series, flags: pd.Series, mark: str) -> list[str]:
+    """Numbers as text with 2 decimals and `` mark`` where ``flags`` is true; missing numbers print as ``—``."""
+    return [("—" if pd.isna(v) else f"{v:.2f}" + (f" {mark}" if f else "")) for v, f in zip(values, flags, strict=True)]
 
 
 def to_markdown(table: pd.DataFrame) -> str:
@@ -233,6 +237,15 @@ def nws_table2(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, nws_sets:
         table = table.merge(ref.rename(columns={"pearson": f"{col} (paper)"}), how="left")
         cols += [col, f"{col} (paper)"]
     return _nws_rows(table, cols, nws_sets)
+
+
+def read_nws_table1_averages(path: str | Path) -> pd.DataFrame:
+    """The overall averages of Bollegala et al. Table 1 (18 sets, GloVe input), rows (method, pearson_x100).
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    return _read_reference(path, {"method", "pearson_x100"}, "Bollegala et al., Table 1 averages")
 
 
 def read_nws_table3(path: str | Path) -> pd.DataFrame:
