@@ -108,8 +108,14 @@ class Baselines(_Section):
     seed: int = 1
 
 
+class Pairs(_Section):
+    sources: list[Literal["twitter-url", "msrp", "turkcorpus"]] = Field(min_length=1)
+    twitter_min_votes: int = Field(4, ge=0, le=6)
+
+
 class Evaluate(_Section):
-    benchmarks: list[Literal["STS12", "STS13", "STS14", "STS15", "STS16", "SICK-R", "STS-B"]] = Field(min_length=1)
+    benchmarks: list[Literal["STS12", "STS13", "STS14", "STS15", "STS16", "SICK-R", "STS-B", "PIT-2015"]] = Field(
+        min_length=1)
 
 
 class Report(_Section):
@@ -119,7 +125,7 @@ class Report(_Section):
 
 SECTIONS: dict[str, type[_Section]] = {
     "download": Download, "text": Text, "split": Split, "vocab": Vocab, "model": Model,
-    "nws": NWS, "baselines": Baselines, "evaluate": Evaluate, "report": Report,
+    "nws": NWS, "baselines": Baselines, "pairs": Pairs, "evaluate": Evaluate, "report": Report,
 }
 
 

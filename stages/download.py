@@ -8,7 +8,7 @@ from sentemb.sources import fetch_sources, source_files
 from _common import params, run
 
 OUT = Path("data/raw")
-BENCHMARK_DIRS = ("sts", "sick", "stsbenchmark", "norms")
+BENCHMARK_DIRS = ("sts", "sick", "stsbenchmark", "pit2015", "norms", "pairs")
 
 
 def main() -> None:

@@ -3,14 +3,17 @@
 Datasets and their quirks (see the data PROVENANCE): STS 2012-2015 inputs ``s1<TAB>s2``, gold one score a line;
 2015/2016 gold files have an empty line for every unscored pair (dropped, never scored as 0); 2016 inputs have four
 columns (two source notes, unused); STS Benchmark is tab-separated with extra columns on some rows and unbalanced
-quotes (split on tabs, no CSV quoting); the SICK test file has CRLF line endings. STS 2013 SMT is distributed by
-LDC only and is absent: 2013 has three sets here, the papers' "20 sets" are 19.
+quotes (split on tabs, no CSV quoting); the SICK test file has CRLF line endings; PIT-2015 (SemEval-2015 Task 1)
+test pairs are scored against the graded expert label of ``test.label`` (0-1), debatable pairs kept, as the task's
+semantic-similarity evaluation does. STS 2013 SMT is distributed by LDC only and is absent: 2013 has three sets
+here, the papers' "20 sets" are 19.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +35,8 @@ NWS_SETS = tuple(
         "STS15": ("answers-forums", "answers-students", "belief", "headlines", "images"),
     }.items() for d in ds
 )
+# The 22 sets of Wieting & Gimpel 2017 (Tables 1-3): STS 2012-2015, SICK test, PIT-2015 test; 21 staged (no SMT).
+GRAN_GROUPS = (*KENTER_GROUPS, "SICK-R", "PIT-2015")
 
 
 @dataclass
@@ -148,6 +153,34 @@ def read_stsb(path: str | Path, name: str) -> STSDataset:
     return STSDataset("STS-B", name, s1, s2, np.asarray(gold), str(p))
 
 
+def read_pit2015(data_path: str | Path, label_path: str | Path, name: str = "test") -> STSDataset:
+    """PIT-2015 (SemEval-2015 Task 1, Xu et al. 2015) test pairs with the graded similarity of ``test.label``.
+
+    ``test.data`` lines are ``Topic_Id Topic_Name Sent_1 Sent_2 Label Sent_1_tag Sent_2_tag``; ``test.label`` lines
+    are ``true|false|----<TAB>score`` with score = expert label / 5 in [0, 1]. Every pair is kept (the task's
+    semantic-similarity evaluation keeps the debatable ones).
+
+    Raises:
+        SentembError: a missing file, files of different lengths, a short line or a non-numeric score.
+    """
+    dp, lp = Path(data_path), Path(label_path)
+    data, labels = _lines(dp), _lines(lp)
+    if len(data) != len(labels):
+        raise SentembError(f"{dp}: {len(data)} pairs but {lp} has {len(labels)} labels")
+    s1, s2, gold = [], [], []
+    for n, (line, label) in enumerate(zip(data, labels, strict=True), start=1):
+        cols, lab = line.split("\t"), label.split("\t")
+        if len(cols) < 4:
+            raise SentembError(f"{dp}:{n}: expected at least 4 tab-separated columns, found {len(cols)}")
+        try:
+            gold.append(float(lab[1]))
+        except (IndexError, ValueError):
+            raise SentembError(f"{lp}:{n}: expected 'true|false|----<TAB>score', got {label!r}") from None
+        s1.append(cols[2])
+        s2.append(cols[3])
+    return STSDataset("PIT-2015", name, s1, s2, np.asarray(gold), str(dp))
+
+
 _STS_INPUT = re.compile(r"^STS(?:2016)?\.input\.(?P<name>.+)\.txt$")
 
 
@@ -176,13 +209,14 @@ def sts_year(directory: str | Path, group: str) -> list[STSDataset]:
     return out
 
 
-BENCHMARKS = (*STS_YEARS, "SICK-R", "STS-B")
+BENCHMARKS = (*STS_YEARS, "SICK-R", "STS-B", "PIT-2015")
 
 
 def load_benchmarks(raw_dir: str | Path, groups: list[str] | tuple[str, ...] = BENCHMARKS) -> list[STSDataset]:
     """Load benchmark groups from the download stage's layout (``sts/2012`` … ``sick/`` ``stsbenchmark/``).
 
-    SICK-R is the SICK test set (4,927 pairs); STS-B is its dev (1,500) and test (1,379) sets.
+    SICK-R is the SICK test set (4,927 pairs); STS-B is its dev (1,500) and test (1,379) sets; PIT-2015 is the
+    PIT-2015 test set (972 pairs).
 
     Raises:
         SentembError: an unknown group name or a missing/malformed file.
@@ -196,9 +230,38 @@ def load_benchmarks(raw_dir: str | Path, groups: list[str] | tuple[str, ...] = B
             out.append(read_sick(root / "sick" / "SICK_test_annotated.txt"))
         elif g == "STS-B":
             out += [read_stsb(root / "stsbenchmark" / f"sts-{s}.csv", s) for s in ("dev", "test")]
+        elif g == "PIT-2015":
+            out.append(read_pit2015(root / "pit2015" / "test.data", root / "pit2015" / "test.label"))
         else:
             raise SentembError(f"evaluate.benchmarks: unknown benchmark {g!r} (expected one of {BENCHMARKS})")
     return out
+
+
+def evaluation_sentences(raw_dir: str | Path) -> Iterator[str]:
+    """Every sentence of every evaluation file in the download stage's layout, scored or not: STS 2012-2016 (and
+    the 2012 train sets when present), SICK train/trial/test, STS Benchmark train/dev/test, PIT-2015 dev/test.
+    Used to keep evaluation sentences out of training data.
+
+    Raises:
+        SentembError: a missing or malformed file.
+    """
+    root = Path(raw_dir)
+    for d in sorted((root / "sts").iterdir()):
+        for f in sorted(d.glob("STS*.input.*.txt")):
+            for line in _lines(f):
+                yield from line.split("\t")[:2]
+    for f in ("SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt"):
+        ds = read_sick(root / "sick" / f)
+        yield from ds.sentences1 + ds.sentences2
+    for s in ("train", "dev", "test"):
+        ds = read_stsb(root / "stsbenchmark" / f"sts-{s}.csv", s)
+        yield from ds.sentences1 + ds.sentences2
+    for f in ("dev.data", "test.data"):
+        for n, line in enumerate(_lines(root / "pit2015" / f), start=1):
+            cols = line.split("\t")
+            if len(cols) < 4:
+                raise SentembError(f"{root / 'pit2015' / f}:{n}: expected at least 4 tab-separated columns")
+            yield from cols[2:4]
 
 
 def cosine_scores(e1: np.ndarray, e2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -271,6 +334,8 @@ def aggregate(ev: Evaluation) -> dict:
     pairs pooled (the shared tasks' "ALL"), and ``pairs``. SICK-R, STS-B dev/test: ``pearson``, ``spearman``.
     ``STS12-15``: unweighted mean over the 19 staged sets of Kenter et al.'s Table 1 (2013 SMT absent).
     ``NWS-18``: unweighted mean over the 18 sets of Bollegala et al.'s Tables 1-2 (:data:`NWS_SETS`).
+    ``GRAN-22``: unweighted mean over the 22 sets of Wieting & Gimpel 2017 (STS 2012-2015, SICK test, PIT-2015
+    test; 21 staged, 2013 SMT absent), present only when all of them were evaluated.
     ``all``: unweighted mean over every evaluated dataset.
     ``pairs_without_known_word``: pairs scored 0 because a sentence had no known word.
     """
@@ -288,7 +353,7 @@ def aggregate(ev: Evaluation) -> dict:
             }
         else:
             for _, row in rows.iterrows():
-                key = group if group == "SICK-R" else f"{group}-{row['dataset']}"
+                key = group if group in ("SICK-R", "PIT-2015") else f"{group}-{row['dataset']}"
                 out[key] = {"pearson": round(row["pearson"], 2), "spearman": round(row["spearman"], 2),
                             "pairs": int(row["pairs"])}
     kenter = d[d["group"].isin(KENTER_GROUPS)]
@@ -299,6 +364,10 @@ def aggregate(ev: Evaluation) -> dict:
     if len(nws):
         out["NWS-18"] = {"pearson": round(nws["pearson"].mean(), 2), "spearman": round(nws["spearman"].mean(), 2),
                          "datasets": len(nws)}
+    gran = d[d["group"].isin(GRAN_GROUPS)]
+    if set(gran["group"]) == set(GRAN_GROUPS):
+        out["GRAN-22"] = {"pearson": round(gran["pearson"].mean(), 2), "spearman": round(gran["spearman"].mean(), 2),
+                          "datasets": len(gran)}
     out["all"] = {"pearson": round(d["pearson"].mean(), 2), "spearman": round(d["spearman"].mean(), 2),
                   "datasets": len(d)}
     out["pairs_without_known_word"] = int(d["no_known_word"].sum())

@@ -1,0 +1,42 @@
+"""pairs: paraphrase training pairs → data/pairs/train.tsv (source, sentence1, sentence2; tokenised), the PPDB XL
+lexical word pairs → data/pairs/ppdb-lexical.tsv, and the counts per source → metrics/pairs.json."""
+
+import json
+from pathlib import Path
+
+from sentemb.atomic import atomic_path, write_json
+from sentemb.evaluation import evaluation_sentences
+from sentemb.pairs import READERS, build_training_pairs, read_ppdb_lexical, read_twitter_url, write_pairs
+from sentemb.text import TextConfig
+
+from _common import params, run
+
+RAW = Path("data/raw")
+
+
+def main() -> None:
+    p = params("pairs")
+    text = TextConfig(**json.loads(Path("data/sentences/stats.json").read_text())["text"])
+    readers = {n: (lambda n=n: read_twitter_url(RAW, p.twitter_min_votes) if n == "twitter-url" else READERS[n](RAW))
+               for n in p.sources}
+    sentences = list(evaluation_sentences(RAW))
+    pairs, stats = build_training_pairs({n: r() for n, r in readers.items()}, sentences, text)
+    lexical = read_ppdb_lexical(RAW)
+    with atomic_path("data/pairs") as tmp:
+        tmp.mkdir(parents=True)
+        write_pairs(tmp / "train.tsv", ("source", "sentence1", "sentence2"), pairs.itertuples(index=False))
+        write_pairs(tmp / "ppdb-lexical.tsv", ("word1", "word2"), lexical)
+    total = {k: sum(s.to_dict()[k] for s in stats.values()) for k in next(iter(stats.values())).to_dict()}
+    write_json("metrics/pairs.json", {"sources": {n: s.to_dict() for n, s in stats.items()}, "total": total,
+                                      "evaluation_sentences": len(sentences), "ppdb_lexical_pairs": len(lexical),
+                                      "tokens_per_sentence": round(
+                                          float(pairs[["sentence1", "sentence2"]].stack().str.count(" ").mean() + 1),
+                                          2)})
+    for n, s in stats.items():
+        print(f"pairs {n}: {s.positives} positives, {s.identical} identical, {s.duplicates} duplicates, "
+              f"{s.evaluation_overlap} in evaluation sets (e.g. {s.overlap_examples[:1]}), {s.kept} kept")
+    print(f"pairs: {len(pairs)} training pairs, {len(lexical)} PPDB lexical word pairs")
+
+
+if __name__ == "__main__":
+    run(main)
