@@ -101,6 +101,43 @@ class NWS(_AdjacentSentence):
     lr_floor: float = Field(1.0, gt=0, le=1)
 
 
+class Paraphrastic(_Section):
+    """One model of the ``paraphrastic`` section: train@NAME (stages/train_paraphrastic.py)."""
+
+    vectors: str = "paragram"
+    pairs: Literal["sentences", "ppdb-lexical"] = "sentences"
+    select: Literal["STS16", "SimLex-999"] = "STS16"
+    encoder: Literal["avg", "proj", "dan", "rnn", "lstm", "lstmavg", "gran"]
+    layers: PositiveInt = 1
+    activation: Literal["tanh", "identity"] = "tanh"
+    output_gate: bool = True
+    bidirectional: bool = False
+    combine: Literal["sum", "tanh"] = "sum"
+    variant: int = Field(1, ge=1, le=5)
+    dropout: float = Field(0.0, ge=0, lt=1)
+    word_dropout: float = Field(0.0, ge=0, lt=1)
+    scramble: float = Field(0.0, ge=0, le=1)
+    margin: PositiveFloat = 0.4
+    negatives: Literal["max", "mix", "rand"] = "max"
+    batch_size: PositiveInt = 100
+    epochs: PositiveInt = 10
+    optimizer: Literal["adam", "adagrad"] = "adam"
+    lr: PositiveFloat = 0.001
+    lambda_w: float = Field(0.0, ge=0)
+    lambda_c: float = Field(0.0, ge=0)
+    grad_clip: PositiveFloat | None = None
+    evals_per_epoch: PositiveInt = 4
+    seed: int = 1
+    device: str = "auto"
+
+
+# the arguments each encoder takes (sentemb.composition), besides dropout and word_dropout
+ENCODER_ARGS = {"avg": (), "proj": (), "dan": ("layers",), "rnn": ("activation",),
+                "lstm": ("output_gate", "bidirectional", "combine"),
+                "lstmavg": ("output_gate", "bidirectional", "combine"),
+                "gran": ("output_gate", "bidirectional", "combine", "variant")}
+
+
 class Baselines(_Section):
     sif_a: PositiveFloat = 1e-3
     component_fit: Literal["per_set", "corpus"] = "per_set"
@@ -188,6 +225,15 @@ def glove_params(name: str) -> GloveParams:
     if not isinstance(p, GloveParams):
         raise SentembError(f"{PARAMS}: pretrain.{name} is not a GloVe model (add 'method: glove')")
     return p
+
+
+def paraphrastic_params(name: str) -> Paraphrastic:
+    """``paraphrastic.<name>`` of params.yaml, validated."""
+    section = _read().get("paraphrastic") or {}
+    if name not in section:
+        raise SentembError(f"{PARAMS}: unknown paraphrastic model {name!r}; paraphrastic defines: "
+                           f"{', '.join(section) or 'none'}")
+    return _validate(Paraphrastic, section[name], f"paraphrastic.{name}")
 
 
 def run(main: Callable[..., None]) -> None:

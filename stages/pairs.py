@@ -1,13 +1,14 @@
 """pairs: paraphrase training pairs → data/pairs/train.tsv (source, sentence1, sentence2; tokenised), the PPDB XL
-lexical word pairs → data/pairs/ppdb-lexical.tsv, and the counts per source → metrics/pairs.json."""
+lexical word pairs → data/pairs/ppdb-lexical.tsv, the model-selection sets (STS 2016, and the 22 sets of Wieting &
+Gimpel for the "oracle" mode) tokenised → data/pairs/selection.tsv, and the counts per source → metrics/pairs.json."""
 
 import json
 from pathlib import Path
 
 from sentemb.atomic import atomic_path, write_json
-from sentemb.evaluation import evaluation_sentences
+from sentemb.evaluation import GRAN_GROUPS, evaluation_sentences, load_benchmarks
 from sentemb.pairs import READERS, build_training_pairs, read_ppdb_lexical, read_twitter_url, write_pairs
-from sentemb.text import TextConfig
+from sentemb.text import TextConfig, tokenize
 
 from _common import params, run
 
@@ -22,10 +23,14 @@ def main() -> None:
     sentences = list(evaluation_sentences(RAW))
     pairs, stats = build_training_pairs({n: r() for n, r in readers.items()}, sentences, text)
     lexical = read_ppdb_lexical(RAW)
+    selection = [(ds.key, " ".join(tokenize(a, text)), " ".join(tokenize(b, text)), repr(float(g)))
+                 for ds in load_benchmarks(RAW, ["STS16", *GRAN_GROUPS]) for a, b, g in
+                 zip(ds.sentences1, ds.sentences2, ds.gold, strict=True)]
     with atomic_path("data/pairs") as tmp:
         tmp.mkdir(parents=True)
         write_pairs(tmp / "train.tsv", ("source", "sentence1", "sentence2"), pairs.itertuples(index=False))
         write_pairs(tmp / "ppdb-lexical.tsv", ("word1", "word2"), lexical)
+        write_pairs(tmp / "selection.tsv", ("set", "sentence1", "sentence2", "gold"), selection)
     total = {k: sum(s.to_dict()[k] for s in stats.values()) for k in next(iter(stats.values())).to_dict()}
     write_json("metrics/pairs.json", {"sources": {n: s.to_dict() for n, s in stats.items()}, "total": total,
                                       "evaluation_sentences": len(sentences), "ppdb_lexical_pairs": len(lexical),

@@ -10,6 +10,10 @@ Weighted-average models (ISF, SIF and Neural Word Salience over fixed word vecto
 readable ``weights.tsv`` (word, weight, count), the common component when one is removed, and the path of the
 word-averaging model whose vectors they weight (relative to their own directory, e.g. ``../glove``), so that the
 300-d vectors are not copied once per weighting.
+
+Paraphrastic models (AVG, LSTM, GRAN … trained on paraphrase pairs, :mod:`sentemb.paraphrastic`) likewise store the
+word-vector rows they trained, their composition parameters and the path of the word-averaging model they started
+from.
 """
 
 from __future__ import annotations
@@ -196,12 +200,17 @@ def read_weights(path: str | Path) -> pd.DataFrame:
     return frame.assign(weight=weight)
 
 
-def _load_weighted(d: Path, config: dict, cfg_path: Path) -> WeightedAverageModel:
+def _base_vectors(d: Path, config: dict, cfg_path: Path) -> KeyedVectors:
+    """The vectors of the word-averaging model that ``config["vectors"]`` names (relative to ``d``)."""
     base = (d / config["vectors"]).resolve()
     base_cfg = _read_config(base)
     if base_cfg.get("type") != "word_average":
         raise SentembError(f"{cfg_path}: 'vectors' must name a word-averaging model ({base} is not)")
-    vectors = load_keyed_vectors(base / base_cfg["vectors"])
+    return load_keyed_vectors(base / base_cfg["vectors"])
+
+
+def _load_weighted(d: Path, config: dict, cfg_path: Path) -> WeightedAverageModel:
+    vectors = _base_vectors(d, config, cfg_path)
     frame = read_weights(d / config["weights"])
     weights = np.zeros(len(vectors), dtype=np.float32)
     index = vectors.key_to_index
@@ -230,7 +239,7 @@ def _read_config(d: Path) -> dict:
         raise SentembError(f"{cfg_path}:{e.lineno}: malformed JSON ({e.msg})") from None
 
 
-MODEL_TYPES = ("word_average", "weighted_average")
+MODEL_TYPES = ("word_average", "weighted_average", "paraphrastic")
 
 
 def load_model(directory: str | Path) -> SentenceEncoder:
@@ -248,4 +257,8 @@ def load_model(directory: str | Path) -> SentenceEncoder:
                                   _text(config, cfg_path))
     if kind == "weighted_average":
         return _load_weighted(d, config, cfg_path)
+    if kind == "paraphrastic":
+        from sentemb.paraphrastic import load_paraphrastic_model  # torch and the encoders, only when needed
+
+        return load_paraphrastic_model(d, config, _base_vectors(d, config, cfg_path), _text(config, cfg_path))
     raise SentembError(f"{cfg_path}: unknown model type {kind!r} (expected one of {MODEL_TYPES})")

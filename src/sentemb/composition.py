@@ -1,0 +1,337 @@
+"""Compositional sentence encoders of the paraphrastic models over padded batches of token ids.
+
+Paragram-phrase (Wieting, Bansal, Gimpel & Livescu, ICLR 2016 §3): AVG, PROJ, DAN, RNN (tanh or identity) and the
+peephole LSTM (Gers et al. 2003) with and without its output gate, whose last hidden state is the embedding.
+Wieting & Gimpel (ACL 2017 §2): LSTMAVG (mean of the LSTM's hidden states), BiLSTMAVG, and the Gated Recurrent
+Averaging Network, GRAN (Eq. 1: a_t = x_t ⊙ σ(W_x x_t + W_h h_t + b), embedding = mean of a_t), with its
+variants GRAN-2 … GRAN-5 and BiGRAN.
+
+Every encoder maps a :class:`PaddedBatch` (right-padded token ids with their lengths) to float32 (batch, dim).
+Padding never reaches an embedding: means are masked, recurrences run left to right so that the states of a
+sentence's own positions never see its padding, and the last state is read at position length − 1. A sentence with
+no token encodes to the zero vector. Word vectors are ``self.embedding`` (trained, regularised towards their
+initial values by the training loop); every other parameter is a composition parameter (:meth:`composition_parameters`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from sentemb.errors import SentembError
+
+
+@dataclass
+class PaddedBatch:
+    """Sentences as right-padded token ids.
+
+    Attributes:
+        ids: int64, shape (batch, max_length); 0 at padding positions.
+        lengths: int64, shape (batch,): tokens per sentence (0 for an empty sentence).
+    """
+
+    ids: torch.Tensor
+    lengths: torch.Tensor
+
+    @classmethod
+    def from_lists(cls, sentences: list[list[int]] | list[np.ndarray], device: torch.device | str = "cpu"
+                   ) -> PaddedBatch:
+        lengths = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
+        ids = np.zeros((len(sentences), max(int(lengths.max(initial=0)), 1)), dtype=np.int64)
+        for row, s in enumerate(sentences):
+            ids[row, : len(s)] = s
+        return cls(torch.from_numpy(ids).to(device), torch.from_numpy(lengths).to(device))
+
+    @property
+    def mask(self) -> torch.Tensor:
+        """bool, shape (batch, max_length): True at real tokens."""
+        return torch.arange(self.ids.shape[1], device=self.ids.device)[None, :] < self.lengths[:, None]
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+
+def masked_mean(x: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """Mean over the real positions: x (B, T, d), mask (B, T) → (B, d); zero for an empty sentence."""
+    return (x * mask[..., None]).sum(1) / lengths.clamp(min=1)[:, None].to(x.dtype)
+
+
+def last_state(h: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """h (B, T, d) → the state at position length − 1 of each row, (B, d)."""
+    index = (lengths - 1).clamp(min=0)[:, None, None].expand(-1, 1, h.shape[2])
+    return h.gather(1, index)[:, 0]
+
+
+def reverse_padded(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """Reverse each row's first ``length`` positions, leaving its padding in place: (B, T, d) → (B, T, d).
+    Its own inverse."""
+    t = torch.arange(x.shape[1], device=x.device)[None, :]
+    index = torch.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
+    return x.gather(1, index[..., None].expand(-1, -1, x.shape[2]))
+
+
+class PeepholeLSTM(nn.Module):
+    """LSTM with peephole connections (Gers, Schraudolph & Schmidhuber 2003), as in Wieting et al.:
+
+    i_t = σ(W_xi x_t + W_hi h_{t−1} + w_ci ⊙ c_{t−1} + b_i), f_t = σ(W_xf x_t + W_hf h_{t−1} + w_cf ⊙ c_{t−1} + b_f),
+    c_t = f_t ⊙ c_{t−1} + i_t ⊙ tanh(W_xc x_t + W_hc h_{t−1} + b_c),
+    o_t = σ(W_xo x_t + W_ho h_{t−1} + w_co ⊙ c_t + b_o), h_t = o_t ⊙ tanh(c_t) (h_t = tanh(c_t) without output gate).
+
+    Args:
+        input_dim, hidden_dim: sizes of x_t and h_t.
+        output_gate: keep o_t (Wieting et al. 2016 compare both).
+    """
+
+    def __init__(self, input_dim: int, hidden_dim: int, output_gate: bool = True) -> None:
+        super().__init__()
+        self.hidden_dim = hidden_dim
+        self.output_gate = output_gate
+        gates = 4 if output_gate else 3
+        self.w_x = nn.Linear(input_dim, gates * hidden_dim)
+        self.w_h = nn.Linear(hidden_dim, gates * hidden_dim, bias=False)
+        self.peephole = nn.Parameter(torch.zeros(gates - 1, hidden_dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x: float (B, T, input_dim) → hidden states h_1 … h_T, float (B, T, hidden_dim)."""
+        batch, steps, _ = x.shape
+        projected = self.w_x(x)
+        h = x.new_zeros(batch, self.hidden_dim)
+        c = x.new_zeros(batch, self.hidden_dim)
+        out = []
+        for t in range(steps):
+            z = projected[:, t] + self.w_h(h)
+            if self.output_gate:
+                zi, zf, zc, zo = z.chunk(4, dim=1)
+            else:
+                zi, zf, zc = z.chunk(3, dim=1)
+            i = torch.sigmoid(zi + self.peephole[0] * c)
+            f = torch.sigmoid(zf + self.peephole[1] * c)
+            c = f * c + i * torch.tanh(zc)
+            h = torch.sigmoid(zo + self.peephole[2] * c) * torch.tanh(c) if self.output_gate else torch.tanh(c)
+            out.append(h)
+        return torch.stack(out, dim=1)
+
+
+class CompositionEncoder(nn.Module):
+    """Word embeddings, word-level regularisation, and a composition function over them (subclasses).
+
+    Args:
+        vectors: float, shape (V, dim): the initial word vectors (trained).
+        dropout: dropout rate on the word embeddings (Wieting & Gimpel §4.1.3; Srivastava et al. 2014).
+        word_dropout: probability of dropping a whole word vector (Iyyer et al. 2015), applied as dropout with one
+            mask per token (kept vectors scaled by 1/(1 − p)).
+
+    Raises:
+        SentembError: ``vectors`` not 2-d, or a rate outside [0, 1).
+    """
+
+    def __init__(self, vectors: torch.Tensor | np.ndarray, dropout: float = 0.0, word_dropout: float = 0.0) -> None:
+        super().__init__()
+        vectors = torch.as_tensor(np.asarray(vectors, dtype=np.float32))
+        if vectors.dim() != 2:
+            raise SentembError(f"{type(self).__name__}: vectors must be (V, dim), got shape {tuple(vectors.shape)}")
+        for name, rate in (("dropout", dropout), ("word_dropout", word_dropout)):
+            if not 0.0 <= rate < 1.0:
+                raise SentembError(f"{type(self).__name__}: {name} must be in [0, 1), got {rate}")
+        self.embedding = nn.Embedding.from_pretrained(vectors.clone(), freeze=False)
+        self.dropout = dropout
+        self.word_dropout = word_dropout
+
+    @property
+    def dim(self) -> int:
+        return self.embedding.embedding_dim
+
+    def composition_parameters(self) -> list[nn.Parameter]:
+        """W_c: every parameter but the word embeddings (what λc regularises)."""
+        return [p for n, p in self.named_parameters() if not n.startswith("embedding.")]
+
+    def forward(self, batch: PaddedBatch) -> torch.Tensor:
+        """Returns float32, shape (batch, dim); zero rows for empty sentences."""
+        x = self.embedding(batch.ids)
+        if self.training and self.word_dropout > 0:
+            keep = torch.rand((*x.shape[:2], 1), device=x.device) >= self.word_dropout
+            x = x * keep / (1.0 - self.word_dropout)
+        if self.training and self.dropout > 0:
+            x = nn.functional.dropout(x, self.dropout)
+        mask = batch.mask
+        x = x * mask[..., None]
+        out = self.compose(x, mask, batch.lengths)
+        return out * (batch.lengths > 0)[:, None].to(out.dtype)
+
+    def compose(self, x: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError
+
+
+class AverageComposition(CompositionEncoder):
+    """AVG (PARAGRAM-PHRASE): g(x) = mean of the word vectors (Wieting et al. 2016 §3)."""
+
+    def compose(self, x, mask, lengths):
+        return masked_mean(x, mask, lengths)
+
+
+class ProjectionComposition(CompositionEncoder):
+    """PROJ: g(x) = W_p (mean of the word vectors) + b (Wieting et al. 2016 §3)."""
+
+    def __init__(self, vectors, **kwargs) -> None:
+        super().__init__(vectors, **kwargs)
+        self.projection = nn.Linear(self.dim, self.dim)
+
+    def compose(self, x, mask, lengths):
+        return self.projection(masked_mean(x, mask, lengths))
+
+
+class DeepAveragingComposition(CompositionEncoder):
+    """DAN (Iyyer et al. 2015): the mean of the word vectors through ``layers`` tanh layers of width dim
+    (Wieting et al. 2016 §3)."""
+
+    def __init__(self, vectors, layers: int = 1, **kwargs) -> None:
+        super().__init__(vectors, **kwargs)
+        if layers < 1:
+            raise SentembError(f"DAN: layers must be at least 1, got {layers}")
+        self.layers = nn.ModuleList(nn.Linear(self.dim, self.dim) for _ in range(layers))
+
+    def compose(self, x, mask, lengths):
+        h = masked_mean(x, mask, lengths)
+        for layer in self.layers:
+            h = torch.tanh(layer(h))
+        return h
+
+
+class RNNComposition(CompositionEncoder):
+    """RNN: h_t = f(W_x x_t + W_h h_{t−1} + b), embedding = h at the last token; f = tanh, or the identity with W_h
+    initialised to the identity matrix (Wieting et al. 2016 §3)."""
+
+    def __init__(self, vectors, activation: str = "tanh", **kwargs) -> None:
+        super().__init__(vectors, **kwargs)
+        if activation not in ("tanh", "identity"):
+            raise SentembError(f"RNN: activation must be 'tanh' or 'identity', got {activation!r}")
+        self.activation = activation
+        self.w_x = nn.Linear(self.dim, self.dim)
+        self.w_h = nn.Linear(self.dim, self.dim, bias=False)
+        if activation == "identity":
+            nn.init.eye_(self.w_h.weight)
+
+    def compose(self, x, mask, lengths):
+        projected = self.w_x(x)
+        h = x.new_zeros(x.shape[0], self.dim)
+        out = []
+        for t in range(x.shape[1]):
+            h = projected[:, t] + self.w_h(h)
+            h = torch.tanh(h) if self.activation == "tanh" else h
+            out.append(h)
+        return last_state(torch.stack(out, dim=1), lengths)
+
+
+class _Recurrent(CompositionEncoder):
+    """A peephole LSTM over the word vectors, optionally bidirectional (forward and backward states combined by
+    their sum, or by one tanh layer over their concatenation: Wieting & Gimpel §4.1.3)."""
+
+    def __init__(self, vectors, output_gate: bool = True, bidirectional: bool = False, combine: str = "sum",
+                 **kwargs) -> None:
+        super().__init__(vectors, **kwargs)
+        if combine not in ("sum", "tanh"):
+            raise SentembError(f"{type(self).__name__}: combine must be 'sum' or 'tanh', got {combine!r}")
+        self.lstm = PeepholeLSTM(self.dim, self.dim, output_gate)
+        self.bidirectional = bidirectional
+        self.combine = combine
+        if bidirectional:
+            self.backward_lstm = PeepholeLSTM(self.dim, self.dim, output_gate)
+            if combine == "tanh":
+                self.combine_layer = nn.Linear(2 * self.dim, self.dim)
+
+    def states(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Hidden states (B, T, dim), valid at positions < length."""
+        h = self.lstm(x)
+        if not self.bidirectional:
+            return h
+        hb = reverse_padded(self.backward_lstm(reverse_padded(x, lengths)), lengths)
+        return h + hb if self.combine == "sum" else torch.tanh(self.combine_layer(torch.cat([h, hb], dim=2)))
+
+
+class LSTMComposition(_Recurrent):
+    """LSTM: the last hidden state of a peephole LSTM (Wieting et al. 2016; Wieting & Gimpel 2017 "LSTM")."""
+
+    def compose(self, x, mask, lengths):
+        return last_state(self.states(x, lengths), lengths)
+
+
+class LSTMAverageComposition(_Recurrent):
+    """LSTMAVG: the mean of the LSTM's hidden states (Wieting & Gimpel §2); BiLSTMAVG when bidirectional."""
+
+    def compose(self, x, mask, lengths):
+        return masked_mean(self.states(x, lengths), mask, lengths)
+
+
+class GRANComposition(_Recurrent):
+    """Gated Recurrent Averaging Network (Wieting & Gimpel 2017 §2), h_t from a peephole LSTM (BiGRAN: the
+    combined bidirectional states). With gates σ_i = σ(W_x^i x_t + W_h^i h_t [+ W_a^i a_{t−1}] + b_i):
+
+    - GRAN (``variant=1``, Eq. 1): a_t = x_t ⊙ σ_1, embedding = mean of a_t; AVG when the gate is all ones.
+    - GRAN-2: a_t = h_t ⊙ σ_1, embedding = mean of a_t.
+    - GRAN-3: a_t = x_t ⊙ σ_1 + a_{t−1} ⊙ σ_2; GRAN-4: the same with W_a^i a_{t−1} inside both gates;
+      embedding = a_last / length.
+    - GRAN-5: a_t = x_t ⊙ σ_1 + h_t ⊙ σ_2, embedding = mean of a_t.
+
+    Raises:
+        SentembError: a variant outside 1-5.
+    """
+
+    def __init__(self, vectors, variant: int = 1, **kwargs) -> None:
+        super().__init__(vectors, **kwargs)
+        if variant not in (1, 2, 3, 4, 5):
+            raise SentembError(f"GRAN: variant must be 1-5, got {variant}")
+        self.variant = variant
+        gates = 1 if variant in (1, 2) else 2
+        self.gate_x = nn.Linear(self.dim, gates * self.dim)
+        self.gate_h = nn.Linear(self.dim, gates * self.dim, bias=False)
+        if variant == 4:
+            self.gate_a = nn.Linear(self.dim, gates * self.dim, bias=False)
+
+    def compose(self, x, mask, lengths):
+        h = self.states(x, lengths)
+        z = self.gate_x(x) + self.gate_h(h)
+        if self.variant == 1:
+            return masked_mean(x * torch.sigmoid(z), mask, lengths)
+        if self.variant == 2:
+            return masked_mean(h * torch.sigmoid(z), mask, lengths)
+        if self.variant == 5:
+            g1, g2 = torch.sigmoid(z).chunk(2, dim=2)
+            return masked_mean(x * g1 + h * g2, mask, lengths)
+        a = x.new_zeros(x.shape[0], self.dim)
+        out = []
+        for t in range(x.shape[1]):
+            zt = z[:, t] + (self.gate_a(a) if self.variant == 4 else 0)
+            g1, g2 = torch.sigmoid(zt).chunk(2, dim=1)
+            a = x[:, t] * g1 + a * g2
+            out.append(a)
+        return last_state(torch.stack(out, dim=1), lengths) / lengths.clamp(min=1)[:, None].to(x.dtype)
+
+
+COMPOSITIONS: dict[str, type[CompositionEncoder]] = {
+    "avg": AverageComposition,
+    "proj": ProjectionComposition,
+    "dan": DeepAveragingComposition,
+    "rnn": RNNComposition,
+    "lstm": LSTMComposition,
+    "lstmavg": LSTMAverageComposition,
+    "gran": GRANComposition,
+}
+
+
+def build_composition(name: str, vectors, **kwargs) -> CompositionEncoder:
+    """Instantiate an encoder by name (``avg``, ``proj``, ``dan``, ``rnn``, ``lstm``, ``lstmavg``, ``gran``) with
+    its own arguments (``layers``; ``activation``; ``output_gate``, ``bidirectional``, ``combine``; ``variant``)
+    and the shared ``dropout``, ``word_dropout``.
+
+    Raises:
+        SentembError: an unknown name or an argument the encoder does not take.
+    """
+    if name not in COMPOSITIONS:
+        raise SentembError(f"unknown encoder {name!r}; known encoders: {', '.join(COMPOSITIONS)}")
+    try:
+        return COMPOSITIONS[name](vectors, **kwargs)
+    except TypeError as e:
+        raise SentembError(f"encoder {name!r}: {e}") from None

@@ -1,0 +1,427 @@
+"""Training paraphrastic encoders on paraphrase pairs, model selection, and the saved model.
+
+The objective (Wieting et al. 2016 §3; Wieting & Gimpel 2017 Eq. 2), for a mini-batch S_b of pairs (s1, s2):
+
+    (1/|S_b|) Σ max(0, δ − cos(g(s1), g(s2)) + cos(g(s1), g(t1))) + max(0, δ − cos(g(s1), g(s2)) + cos(g(s2), g(t2)))
+    + λc ‖W_c‖² + λw ‖W_w,initial − W_w‖²
+
+where t1 and t2 are negatives taken from the mini-batch (:func:`negative_indices`): MAX, the most similar sentence
+under the current model other than those of the pair itself; MIX, MAX with probability 0.5 and otherwise a random
+one; RAND, a random one. A candidate with the same tokens as either sentence of the pair is never chosen (the
+staged TurkCorpus has 8 pairs per complex sentence, so a batch can hold the same sentence twice).
+
+Scrambling (Wieting & Gimpel §4.1.3) shuffles the words of both sentences of a pair with probability p, before the
+negatives are chosen. Model selection evaluates the model every ``1 / evals_per_epoch`` of an epoch (the authors'
+code: every quarter epoch) and keeps the best checkpoint under a selection score: the mean Pearson r over the five
+STS 2016 sets for the phrase models ("test" mode), SimLex-999's Spearman ρ for PARAGRAM word vectors.
+
+Only the rows of the word-embedding matrix that a run can touch are trained: the words of the training pairs (their
+gradient) and of the selection data. Every other row has a zero gradient from both terms of the loss throughout
+(λw's term vanishes at W = W_initial), so leaving it out changes nothing. The saved model stores those rows and the
+composition parameters, and reads the rest from the word-vector model it started from.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from scipy import stats
+from tqdm.auto import tqdm
+
+from sentemb.atomic import atomic_open, atomic_path
+from sentemb.composition import CompositionEncoder, PaddedBatch, build_composition
+from sentemb.errors import SentembError
+from sentemb.text import TextConfig, tokenize
+
+log = logging.getLogger(__name__)
+
+NEGATIVE_MODES = ("max", "mix", "rand")
+OPTIMIZERS = ("adam", "adagrad")
+
+
+def negative_indices(g1: torch.Tensor, g2: torch.Tensor, mode: str = "max", keys: np.ndarray | None = None,
+                     generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Choose t1 for every s1 and t2 for every s2 among the batch's 2B sentences (Wieting et al. 2016 §3).
+
+    Args:
+        g1, g2: float (B, d): embeddings of the first and second sentences of the B pairs.
+        mode: ``max``, ``mix`` or ``rand``.
+        keys: int64 (2B,): an identifier of each sentence's tokens, in the order ``[s1 …, s2 …]``; a candidate
+            whose key equals either sentence of the pair is excluded too. ``None``: only the pair's own two.
+        generator: for ``mix`` and ``rand`` (on the device of ``g1``).
+
+    Returns:
+        ``(t1, t2)``: int64 (B,) indices into ``torch.cat([g1, g2])``. A row with no allowed candidate (a batch of
+        one pair) gets its own index, which adds a constant δ to the loss and no gradient.
+
+    Raises:
+        SentembError: an unknown mode.
+    """
+    if mode not in NEGATIVE_MODES:
+        raise SentembError(f"negatives: unknown mode {mode!r} (expected one of {NEGATIVE_MODES})")
+    b = g1.shape[0]
+    with torch.no_grad():
+        cand = F.normalize(torch.cat([g1, g2]), dim=1)
+        own = torch.arange(b, device=g1.device)
+        allowed = torch.ones(b, 2 * b, dtype=torch.bool, device=g1.device)
+        allowed[own, own] = False
+        allowed[own, own + b] = False
+        if keys is not None:
+            k = torch.as_tensor(keys, device=g1.device)
+            allowed &= (k[None, :] != k[:b, None]) & (k[None, :] != k[b:, None])
+        out = []
+        for anchors, fallback in ((cand[:b], own), (cand[b:], own + b)):
+            sims = anchors @ cand.T
+            if mode != "max":
+                random = torch.rand(sims.shape, device=g1.device, generator=generator)
+                pick = torch.ones(b, 1, dtype=torch.bool, device=g1.device) if mode == "rand" else (
+                    torch.rand(b, 1, device=g1.device, generator=generator) < 0.5)
+                sims = torch.where(pick, random, sims)
+            idx = sims.masked_fill(~allowed, -math.inf).argmax(dim=1)
+            out.append(torch.where(allowed.any(dim=1), idx, fallback))
+    return out[0], out[1]
+
+
+def margin_loss(g1: torch.Tensor, g2: torch.Tensor, t1: torch.Tensor, t2: torch.Tensor,
+                margin: float) -> torch.Tensor:
+    """The hinge terms of Eq. 2 averaged over the batch: mean of max(0, δ − cos(g1, g2) + cos(g1, t1))
+    + max(0, δ − cos(g1, g2) + cos(g2, t2)). All inputs float (B, d); returns a scalar."""
+    pos = F.cosine_similarity(g1, g2, dim=1, eps=1e-8)
+    return (F.relu(margin - pos + F.cosine_similarity(g1, t1, dim=1, eps=1e-8))
+            + F.relu(margin - pos + F.cosine_similarity(g2, t2, dim=1, eps=1e-8))).mean()
+
+
+def scramble(pairs: Sequence[tuple[np.ndarray, np.ndarray]], rate: float, rng: np.random.Generator
+             ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """With probability ``rate`` per pair, shuffle the words of BOTH its sentences (Wieting & Gimpel §4.1.3);
+    the others are returned unchanged. Inputs are not modified."""
+    out = []
+    for s1, s2 in pairs:
+        if rate > 0 and rng.random() < rate:
+            s1, s2 = rng.permutation(s1), rng.permutation(s2)
+        out.append((s1, s2))
+    return out
+
+
+def _sentence_keys(sentences: Sequence[np.ndarray]) -> np.ndarray:
+    return np.fromiter((hash(s.tobytes()) for s in sentences), dtype=np.int64, count=len(sentences))
+
+
+@dataclass
+class ParaphraseConfig:
+    """Training settings (defaults: Wieting & Gimpel 2017 §4.1.1).
+
+    Attributes:
+        margin: δ.
+        negatives: ``max``, ``mix`` or ``rand``.
+        batch_size: pairs per mini-batch.
+        epochs: passes over the pairs.
+        optimizer: ``adam`` or ``adagrad``; lr its learning rate.
+        lambda_w: λw, weight of ‖W_w,initial − W_w‖² (summed over the trained rows).
+        lambda_c: λc, weight of ‖W_c‖² over the composition parameters (never the embeddings).
+        scramble: probability of scrambling a pair.
+        grad_clip: clip the gradient's global norm to this (``None``: no clipping).
+        evals_per_epoch: model-selection checkpoints per epoch (the last at the epoch's end).
+        seed: seeds batching, scrambling, dropout and negatives.
+        device: ``auto``, ``cpu`` or ``cuda``.
+    """
+
+    margin: float = 0.4
+    negatives: str = "max"
+    batch_size: int = 100
+    epochs: int = 10
+    optimizer: str = "adam"
+    lr: float = 0.001
+    lambda_w: float = 0.0
+    lambda_c: float = 0.0
+    scramble: float = 0.0
+    grad_clip: float | None = None
+    evals_per_epoch: int = 4
+    seed: int = 1
+    device: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.negatives not in NEGATIVE_MODES:
+            raise SentembError(f"negatives: unknown mode {self.negatives!r} (expected one of {NEGATIVE_MODES})")
+        if self.optimizer not in OPTIMIZERS:
+            raise SentembError(f"optimizer: unknown {self.optimizer!r} (expected one of {OPTIMIZERS})")
+        if not 0 <= self.scramble <= 1:
+            raise SentembError(f"scramble: a probability in [0, 1], got {self.scramble}")
+
+
+def _device(name: str) -> torch.device:
+    from sentemb.training import resolve_device
+
+    return resolve_device(name)
+
+
+def train_paraphrastic(
+    encoder: CompositionEncoder,
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    config: ParaphraseConfig,
+    select: Callable[[CompositionEncoder], dict[str, float]],
+    select_key: str,
+    log_path: str | Path | None = None,
+) -> dict:
+    """Minimise Eq. 2 over ``pairs`` and keep the checkpoint with the highest ``select(encoder)[select_key]``.
+
+    Args:
+        encoder: its ``embedding`` holds W_w,initial on entry.
+        pairs: (ids1, ids2) per pair, int64 arrays of row indices into ``encoder.embedding``.
+        config: the settings.
+        select: scores the encoder (called in eval mode, without gradients) → {name: value}; every value is
+            logged at every checkpoint.
+        select_key: the score that selects the checkpoint (higher is better).
+        log_path: CSV of ``step, epoch, pairs_seen, loss`` and the scores, one row per checkpoint (written
+            atomically at the end; each checkpoint is also logged as it happens).
+
+    Returns:
+        Statistics: the selected checkpoint's scores, every checkpoint's, pairs per second and seconds.
+        ``encoder`` is left with the selected checkpoint's parameters, on the CPU.
+
+    Raises:
+        SentembError: no pairs, or a non-finite loss (the message names the step).
+    """
+    if not pairs:
+        raise SentembError("paraphrastic training: no training pairs")
+    device = _device(config.device)
+    torch.manual_seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    generator = torch.Generator(device=device).manual_seed(config.seed)
+    encoder.to(device)
+    initial = encoder.embedding.weight.detach().clone()
+    composition = encoder.composition_parameters()
+    params = list(encoder.parameters())
+    opt = (torch.optim.Adam(params, lr=config.lr) if config.optimizer == "adam"
+           else torch.optim.Adagrad(params, lr=config.lr))
+    n = len(pairs)
+    batches = math.ceil(n / config.batch_size)
+    every = max(1, math.ceil(batches / config.evals_per_epoch))
+    checkpoints: list[dict] = []
+    best: tuple[float, dict, dict] | None = None
+    step, seen, running, count, start = 0, 0, 0.0, 0, time.perf_counter()
+    train_seconds = 0.0
+    for epoch in range(config.epochs):
+        order = rng.permutation(n)
+        bar = tqdm(range(batches), desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", leave=False,
+                   mininterval=10)
+        for b in bar:
+            t0 = time.perf_counter()
+            chunk = scramble([pairs[i] for i in order[b * config.batch_size:(b + 1) * config.batch_size]],
+                             config.scramble, rng)
+            s1, s2 = [p[0] for p in chunk], [p[1] for p in chunk]
+            encoder.train()
+            g1 = encoder(PaddedBatch.from_lists(s1, device))
+            g2 = encoder(PaddedBatch.from_lists(s2, device))
+            t1, t2 = negative_indices(g1, g2, config.negatives, _sentence_keys(s1 + s2), generator)
+            cand = torch.cat([g1, g2])
+            loss = margin_loss(g1, g2, cand[t1], cand[t2], config.margin)
+            total = loss
+            if config.lambda_w:
+                total = total + config.lambda_w * (encoder.embedding.weight - initial).pow(2).sum()
+            if config.lambda_c and composition:
+                total = total + config.lambda_c * sum(p.pow(2).sum() for p in composition)
+            if not torch.isfinite(total):
+                raise SentembError(f"paraphrastic training: the loss is {total.item()} at step {step + 1} "
+                                   f"(epoch {epoch + 1}); lower the learning rate or set grad_clip")
+            opt.zero_grad(set_to_none=True)
+            total.backward()
+            if config.grad_clip:
+                torch.nn.utils.clip_grad_norm_(params, config.grad_clip)
+            opt.step()
+            step += 1
+            seen += len(chunk)
+            running += loss.item()
+            count += 1
+            train_seconds += time.perf_counter() - t0
+            if (b + 1) % every == 0 or b + 1 == batches:
+                encoder.eval()
+                with torch.no_grad():
+                    scores = select(encoder)
+                row = {"step": step, "epoch": round(epoch + (b + 1) / batches, 4), "pairs_seen": seen,
+                       "loss": round(running / max(count, 1), 6)} | {k: round(v, 4) for k, v in scores.items()}
+                running, count = 0.0, 0
+                checkpoints.append(row)
+                bar.set_postfix({select_key: f"{scores[select_key]:.2f}", "loss": f"{row['loss']:.4f}"})
+                log.info("checkpoint %s", row)
+                if best is None or scores[select_key] > best[0]:
+                    state = {k: v.detach().to("cpu", copy=True) for k, v in encoder.state_dict().items()}
+                    best = (scores[select_key], row, state)
+    assert best is not None
+    if log_path:
+        with atomic_open(log_path, newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(checkpoints[0]))
+            writer.writeheader()
+            writer.writerows(checkpoints)
+    encoder.to("cpu")
+    encoder.load_state_dict(best[2])
+    seconds = time.perf_counter() - start
+    return {"selected": best[1], "select_key": select_key, "checkpoints": len(checkpoints),
+            "best_by": {k: max(checkpoints, key=lambda r, k=k: r[k]) for k in checkpoints[0]
+                        if k not in ("step", "epoch", "pairs_seen", "loss")},
+            "pairs_per_second": round(seen / max(train_seconds, 1e-9), 1), "seconds": round(seconds, 1),
+            "train_seconds": round(train_seconds, 1), "device": str(device), "config": asdict(config)}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# selection scores
+
+
+def pearson_x100(pred: np.ndarray, gold: np.ndarray) -> float:
+    if len(pred) < 2 or np.ptp(pred) == 0 or np.ptp(gold) == 0:
+        return 0.0
+    return float(stats.pearsonr(pred, gold).statistic) * 100
+
+
+def encode_ids(encoder: CompositionEncoder, sentences: Sequence[np.ndarray], batch_size: int = 512) -> np.ndarray:
+    """Embed token-id sentences in eval mode, longest first in batches: float32 (n, dim) on the CPU."""
+    device = encoder.embedding.weight.device
+    order = np.argsort([-len(s) for s in sentences], kind="stable")
+    out = np.zeros((len(sentences), encoder.dim), dtype=np.float32)
+    was_training = encoder.training
+    encoder.eval()
+    with torch.no_grad():
+        for i in range(0, len(order), batch_size):
+            rows = order[i:i + batch_size]
+            out[rows] = encoder(PaddedBatch.from_lists([sentences[r] for r in rows], device)).float().cpu().numpy()
+    encoder.train(was_training)
+    return out
+
+
+def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    denom = np.where((na == 0) | (nb == 0), 1.0, na * nb)
+    return np.where((na == 0) | (nb == 0), 0.0, (a * b).sum(axis=1) / denom)
+
+
+@dataclass
+class IdPairs:
+    """An evaluation set as token ids: sentences1/2 lists of int64 arrays and the gold scores."""
+
+    key: str
+    sentences1: list[np.ndarray]
+    sentences2: list[np.ndarray]
+    gold: np.ndarray
+
+
+def sts_selector(sets: Sequence[IdPairs], groups: dict[str, Sequence[str]]
+                 ) -> Callable[[CompositionEncoder], dict[str, float]]:
+    """A ``select`` for :func:`train_paraphrastic`: Pearson r ×100 on each set, averaged per group.
+
+    Args:
+        sets: every set any group names.
+        groups: score name → the keys of its sets, e.g. ``{"STS16": [...], "GRAN-22": [...]}``.
+    """
+    def select(encoder: CompositionEncoder) -> dict[str, float]:
+        r = {}
+        for s in sets:
+            emb = encode_ids(encoder, s.sentences1 + s.sentences2)
+            r[s.key] = pearson_x100(cosine_rows(emb[: len(s.gold)], emb[len(s.gold):]), s.gold)
+        return {name: float(np.mean([r[k] for k in keys])) for name, keys in groups.items()}
+
+    return select
+
+
+def word_similarity_selector(pairs: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+                             ) -> Callable[[CompositionEncoder], dict[str, float]]:
+    """A ``select`` scoring word vectors: Spearman ρ ×100 of cosine against gold per dataset.
+
+    Args:
+        pairs: dataset name → (ids1, ids2, gold) over the pairs whose two words are in the vocabulary.
+    """
+    def select(encoder: CompositionEncoder) -> dict[str, float]:
+        w = encoder.embedding.weight.detach().float().cpu().numpy()
+        return {name: float(stats.spearmanr(cosine_rows(w[a], w[b]), gold).statistic) * 100
+                for name, (a, b, gold) in pairs.items()}
+
+    return select
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the saved model
+
+STATE = "encoder.pt"
+WORDS = "words.txt"
+
+
+class ParaphrasticModel:
+    """A trained composition encoder over word vectors, ``encode(sentences)`` like every saved model.
+
+    Unknown words are dropped (as in every model here); a sentence with no known word encodes to zeros.
+    """
+
+    def __init__(self, name: str, encoder: CompositionEncoder, index: dict[str, int], text: TextConfig) -> None:
+        self.name = name
+        self.encoder = encoder.eval()
+        self.index = index
+        self.text = text
+        self.dim = encoder.dim
+
+    def token_ids(self, sentence: str) -> np.ndarray:
+        get = self.index.get
+        return np.array([i for i in map(get, tokenize(sentence, self.text)) if i is not None], dtype=np.int64)
+
+    def encode(self, sentences: list[str]) -> np.ndarray:
+        """Embed raw sentences: float32, shape (len(sentences), dim)."""
+        return encode_ids(self.encoder, [self.token_ids(s) for s in sentences])
+
+
+def save_paraphrastic_model(directory: str | Path, name: str, encoder: CompositionEncoder, words: list[str],
+                            encoder_name: str, encoder_args: dict, vectors_model: str | Path, text: TextConfig,
+                            info: dict | None = None) -> None:
+    """Write ``config.json``, ``words.txt`` (the trained rows, in order) and ``encoder.pt`` (the state dict:
+    composition parameters and those rows) into ``directory``, replacing it atomically. The other rows are read
+    from ``vectors_model`` (stored relative to ``directory``) when loading."""
+    directory = Path(directory)
+    rel = Path(os.path.relpath(Path(vectors_model).resolve(), directory.resolve()))
+    with atomic_path(directory) as tmp:
+        tmp.mkdir(parents=True)
+        (tmp / WORDS).write_text("".join(w + "\n" for w in words), encoding="utf-8")
+        torch.save({k: v.detach().cpu() for k, v in encoder.state_dict().items()}, tmp / STATE)
+        config = {"name": name, "type": "paraphrastic", "encoder": encoder_name, "encoder_args": encoder_args,
+                  "vectors": rel.as_posix(), "words": WORDS, "state": STATE, "dim": encoder.dim,
+                  "text": text.to_dict()} | ({"info": info} if info else {})
+        (tmp / "config.json").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+
+
+def load_paraphrastic_model(directory: Path, config: dict, base_vectors, text: TextConfig) -> ParaphrasticModel:
+    """Rebuild a saved model over the full vocabulary of its word-vector model (``base_vectors``, gensim
+    KeyedVectors), with the trained rows put back.
+
+    Raises:
+        SentembError: a missing or malformed file, a trained word absent from the base vectors, or a state that
+            does not fit the encoder.
+    """
+    words_path, state_path = directory / config["words"], directory / config["state"]
+    for p in (words_path, state_path):
+        if not p.is_file():
+            raise SentembError(f"{p}: missing file of the paraphrastic model {directory}")
+    words = words_path.read_text(encoding="utf-8").split("\n")[:-1]
+    state = torch.load(state_path, map_location="cpu", weights_only=True)
+    trained = state.pop("embedding.weight")
+    if trained.shape[0] != len(words):
+        raise SentembError(f"{state_path}: {trained.shape[0]} embedding rows for {len(words)} words in {words_path}")
+    index = base_vectors.key_to_index
+    missing = [w for w in words if w not in index]
+    if missing:
+        raise SentembError(f"{words_path}: {len(missing)} words are not in the base vectors, e.g. {missing[0]!r}")
+    full = torch.from_numpy(np.array(base_vectors.vectors, dtype=np.float32))
+    full[torch.as_tensor([index[w] for w in words])] = trained.float()
+    encoder = build_composition(config["encoder"], full, **config.get("encoder_args", {}))
+    state["embedding.weight"] = full
+    try:
+        encoder.load_state_dict(state)
+    except RuntimeError as e:
+        raise SentembError(f"{state_path}: does not fit encoder {config['encoder']!r} ({e})") from None
+    return ParaphrasticModel(config.get("name", directory.name), encoder, dict(index), text)

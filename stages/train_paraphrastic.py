@@ -1,0 +1,119 @@
+"""train@NAME for the paraphrastic models (params ``paraphrastic.NAME``): Wieting et al. 2016 / Wieting & Gimpel 2017.
+
+- ``pairs: sentences``: an encoder (AVG, PROJ, DAN, RNN, LSTM, LSTMAVG, GRAN …) trained on data/pairs/train.tsv from
+  the word vectors models/VECTORS, the checkpoint selected on STS 2016 → a paraphrastic model in models/NAME.
+- ``pairs: ppdb-lexical``: PARAGRAM word vectors (Wieting et al. 2015), the same objective on PPDB XL lexical pairs
+  from models/VECTORS (GloVe), the checkpoint selected on SimLex-999 → a word-averaging model in models/NAME.
+
+Checkpoint scores go to metrics/train/NAME.csv (every 1/evals_per_epoch of an epoch).
+"""
+
+import copy
+import json
+from pathlib import Path
+
+import numpy as np
+from gensim.test.utils import datapath
+
+from sentemb.composition import build_composition
+from sentemb.errors import SentembError
+from sentemb.evaluation import GRAN_GROUPS, KENTER_GROUPS, WORD_SIMILARITY
+from sentemb.models import WeightedAverageModel, WordAveragingModel, load_model, save_word_averaging_model
+from sentemb.pairs import read_pairs
+from sentemb.paraphrastic import (
+    IdPairs,
+    ParaphraseConfig,
+    save_paraphrastic_model,
+    sts_selector,
+    train_paraphrastic,
+    word_similarity_selector,
+)
+from sentemb.text import TextConfig
+
+from _common import ENCODER_ARGS, paraphrastic_params, run
+
+PAIRS = Path("data/pairs")
+
+
+def _word_pairs(path: str) -> list[tuple[str, str, float]]:
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip() and not line.startswith("#"):
+                a, b, score = line.rstrip("\n").split("\t")[:3]
+                out.append((a.lower(), b.lower(), float(score)))
+    return out
+
+
+def main(name: str) -> None:
+    p = paraphrastic_params(name)
+    text = TextConfig(**json.loads(Path("data/sentences/stats.json").read_text())["text"])
+    base = load_model(Path("models") / p.vectors)
+    if not isinstance(base, WordAveragingModel) or isinstance(base, WeightedAverageModel):
+        raise SentembError(f"paraphrastic.{name}.vectors: models/{p.vectors} is not a word-vector model")
+    kv = base.vectors
+    if p.pairs == "sentences":
+        rows = [(a.split(), b.split()) for _, a, b in read_pairs(PAIRS / "train.tsv", ("source", "sentence1",
+                                                                                       "sentence2"))]
+        selection = read_pairs(PAIRS / "selection.tsv", ("set", "sentence1", "sentence2", "gold"))
+        extra = [w for _, a, b, _ in selection for w in (a + " " + b).split()]
+    else:
+        rows = [([a], [b]) for a, b in read_pairs(PAIRS / "ppdb-lexical.tsv", ("word1", "word2"))]
+        sim_pairs = {n: _word_pairs(datapath(f)) for n, f in WORD_SIMILARITY.items()}
+        extra = [w for pairs in sim_pairs.values() for a, b, _ in pairs for w in (a, b)]
+    # the rows a run can touch: words of the pairs and of the selection data, in the base vectors' order
+    index = kv.key_to_index
+    rows_idx = sorted({index[w] for a, b in rows for w in a + b if w in index} | {index[w] for w in extra
+                                                                                    if w in index})
+    words = [kv.index_to_key[i] for i in rows_idx]
+    sub = {w: i for i, w in enumerate(words)}
+
+    def ids(tokens: list[str]) -> np.ndarray:
+        return np.array([sub[w] for w in tokens if w in sub], dtype=np.int64)
+
+    pairs = [(ids(a), ids(b)) for a, b in rows]
+    pairs = [(a, b) for a, b in pairs if len(a) and len(b)]
+    if p.pairs == "sentences":
+        sets: dict[str, IdPairs] = {}
+        for key, a, b, gold in selection:
+            s = sets.setdefault(key, IdPairs(key, [], [], []))
+            s.sentences1.append(ids(a.split()))
+            s.sentences2.append(ids(b.split()))
+            s.gold.append(float(gold))
+        for s in sets.values():
+            s.gold = np.asarray(s.gold)
+        groups = {"STS16": [k for k in sets if k.startswith("STS16.")],
+                  "GRAN-22": [k for k in sets if k.split(".")[0] in GRAN_GROUPS],
+                  "STS12-15": [k for k in sets if k.split(".")[0] in KENTER_GROUPS]}
+        select = sts_selector(list(sets.values()), groups)
+    else:
+        scored = {}
+        for n, wp in sim_pairs.items():
+            known = [(sub[a], sub[b], g) for a, b, g in wp if a in sub and b in sub]
+            scored[n] = tuple(np.asarray(c) for c in zip(*known, strict=True))
+        select = word_similarity_selector(scored)
+    args = {k: getattr(p, k) for k in ENCODER_ARGS[p.encoder]}
+    encoder = build_composition(p.encoder, kv.vectors[rows_idx], dropout=p.dropout, word_dropout=p.word_dropout,
+                                **args)
+    config = ParaphraseConfig(**p.model_dump(include=set(ParaphraseConfig.__dataclass_fields__)))
+    print(f"train {name}: {p.encoder} {args} on {len(pairs)} {p.pairs} pairs ({len(rows) - len(pairs)} without a "
+          f"known word dropped), {len(words)} trained word vectors from models/{p.vectors}, selecting on {p.select}")
+    stats = train_paraphrastic(encoder, pairs, config, select, p.select, log_path=f"metrics/train/{name}.csv")
+    stats |= {"pairs": len(pairs), "trained_words": len(words)}
+    info = {"trainer": "sentemb.paraphrastic.train_paraphrastic", "training": stats}
+    if p.pairs == "sentences":
+        save_paraphrastic_model(f"models/{name}", name, encoder, words, p.encoder,
+                                args | {"dropout": p.dropout, "word_dropout": p.word_dropout},
+                                Path("models") / p.vectors, text, info=info)
+    else:
+        out = copy.deepcopy(kv)  # the same words, counts and order; the trained rows replaced
+        out.vectors[rows_idx] = encoder.embedding.weight.detach().numpy()
+        save_word_averaging_model(f"models/{name}", name, out, base.text, info=info)
+    sel = stats["selected"]
+    print(f"train {name}: selected epoch {sel['epoch']} by {p.select} "
+          + ", ".join(f"{k} {v:.2f}" for k, v in sel.items() if k not in ("step", "epoch", "pairs_seen", "loss"))
+          + f"; {stats['pairs_per_second']} pairs/s on {stats['device']}, {stats['seconds']} s")
+
+
+if __name__ == "__main__":
+    run(main)

@@ -1,0 +1,280 @@
+"""Paraphrastic encoders (Wieting et al. 2016; Wieting & Gimpel 2017): composition functions, the margin loss with
+in-batch negatives, scrambling, training with model selection, saved models, and the training pairs."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from sentemb.composition import COMPOSITIONS, GRANComposition, PaddedBatch, build_composition, reverse_padded
+from sentemb.errors import SentembError
+from sentemb.evaluation import evaluation_sentences, load_benchmarks, read_pit2015
+from sentemb.models import load_model, save_word_averaging_model
+from sentemb.pairs import (
+    build_training_pairs,
+    match_key,
+    read_msrp,
+    read_ppdb_lexical,
+    read_turkcorpus,
+    read_twitter_url,
+)
+from sentemb.paraphrastic import (
+    IdPairs,
+    ParaphraseConfig,
+    margin_loss,
+    negative_indices,
+    save_paraphrastic_model,
+    scramble,
+    sts_selector,
+    train_paraphrastic,
+)
+from sentemb.text import TextConfig
+from sentemb.vocab import Vocabulary
+from sentemb.wordvectors import keyed_vectors
+
+# every member of the family, as (encoder, arguments)
+FAMILY = {
+    "AVG": ("avg", {}),
+    "PROJ": ("proj", {}),
+    "DAN": ("dan", {"layers": 2}),
+    "RNN": ("rnn", {"activation": "tanh"}),
+    "iRNN": ("rnn", {"activation": "identity"}),
+    "LSTM": ("lstm", {}),
+    "LSTM-no-o": ("lstm", {"output_gate": False}),
+    "LSTMAVG": ("lstmavg", {}),
+    "BiLSTMAVG": ("lstmavg", {"bidirectional": True, "combine": "tanh"}),
+    "GRAN": ("gran", {}),
+    "GRAN-2": ("gran", {"variant": 2}),
+    "GRAN-3": ("gran", {"variant": 3}),
+    "GRAN-4": ("gran", {"variant": 4}),
+    "GRAN-5": ("gran", {"variant": 5}),
+    "BiGRAN": ("gran", {"bidirectional": True}),
+}
+SENTENCES = [[3, 1, 4, 1, 5], [9, 2], [6, 5, 3, 5, 8, 9, 7], [2]]
+
+
+def _vectors(v: int = 12, d: int = 8, seed: int = 0) -> torch.Tensor:
+    return torch.randn(v, d, generator=torch.Generator().manual_seed(seed))
+
+
+@pytest.mark.parametrize("member", FAMILY)
+def test_encoder_shape_and_padding_invariance(member):
+    name, args = FAMILY[member]
+    torch.manual_seed(0)
+    enc = build_composition(name, _vectors(), **args).eval()
+    out = enc(PaddedBatch.from_lists(SENTENCES))
+    assert out.shape == (4, 8) and out.dtype == torch.float32 and torch.isfinite(out).all()
+    # extra padding columns, with junk ids, change nothing
+    batch = PaddedBatch.from_lists(SENTENCES)
+    padded = torch.cat([batch.ids, torch.full((4, 5), 7)], dim=1)
+    padded[torch.arange(padded.shape[1])[None, :] >= batch.lengths[:, None]] = 11
+    torch.testing.assert_close(enc(PaddedBatch(padded, batch.lengths)), out, rtol=0, atol=1e-6)
+    # a sentence alone encodes as it does in a batch with longer ones
+    torch.testing.assert_close(enc(PaddedBatch.from_lists([SENTENCES[1]]))[0], out[1], rtol=0, atol=1e-6)
+    # an empty sentence is the zero vector
+    assert enc(PaddedBatch.from_lists([[], [1, 2]]))[0].abs().sum() == 0
+
+
+def test_gran_with_open_gate_is_avg():
+    vectors = _vectors()
+    gran = GRANComposition(vectors).eval()
+    with torch.no_grad():
+        for lin in (gran.gate_x, gran.gate_h):
+            lin.weight.zero_()
+        gran.gate_x.bias.fill_(50.0)  # σ(50) = 1 in float32
+    avg = build_composition("avg", vectors).eval()
+    batch = PaddedBatch.from_lists(SENTENCES)
+    torch.testing.assert_close(gran(batch), avg(batch))
+    expected = vectors[torch.tensor(SENTENCES[0])].mean(0)
+    torch.testing.assert_close(avg(batch)[0], expected)
+
+
+def test_reverse_padded_reverses_inside_length_only():
+    x = torch.arange(8.0).reshape(2, 4, 1)
+    out = reverse_padded(x, torch.tensor([3, 1]))
+    assert out[:, :, 0].tolist() == [[2, 1, 0, 3], [4, 5, 6, 7]]
+    torch.testing.assert_close(reverse_padded(out, torch.tensor([3, 1])), x)
+
+
+def test_encoder_errors():
+    with pytest.raises(SentembError, match="unknown encoder 'transformer'; known encoders: avg"):
+        build_composition("transformer", _vectors())
+    with pytest.raises(SentembError, match="variant must be 1-5"):
+        build_composition("gran", _vectors(), variant=6)
+    with pytest.raises(SentembError, match="encoder 'avg'"):
+        build_composition("avg", _vectors(), layers=2)
+    with pytest.raises(SentembError, match="dropout must be in"):
+        build_composition("avg", _vectors(), dropout=1.0)
+    assert set(COMPOSITIONS) == {"avg", "proj", "dan", "rnn", "lstm", "lstmavg", "gran"}
+
+
+def test_max_negatives_and_margin_loss_by_hand():
+    # 3 pairs in 2-d; candidates in the order [s1_0, s1_1, s1_2, s2_0, s2_1, s2_2]
+    g1 = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    g2 = torch.tensor([[1.0, 0.1], [-1.0, 1.0], [0.9, 1.0]])
+    t1, t2 = negative_indices(g1, g2, "max")
+    # By hand (cosines): s1_0 = (1,0) → s1_1 0, s1_2 .707, s2_1 -.707, s2_2 .669: s1_2, never itself (1) nor its
+    # partner s2_0 (.995). s1_1 = (0,1) → s1_0 0, s1_2 .707, s2_0 .100, s2_2 .743: s2_2. s1_2 = (1,1) → s1_0 .707,
+    # s1_1 .707, s2_0 .774, s2_1 0: s2_0. s2_0 → s1_1 .100, s1_2 .774, s2_1 -.633, s2_2 .740: s1_2.
+    # s2_1 = (-1,1) → s1_0 -.707, s1_2 0, s2_0 -.633, s2_2 .053: s2_2. s2_2 → s1_0 .669, s1_1 .743, s2_0 .740: s1_1.
+    assert t1.tolist() == [2, 5, 3] and t2.tolist() == [2, 5, 1]
+    cand = F.normalize(torch.cat([g1, g2]), dim=1)
+    for i in range(3):
+        sims = cand[i] @ cand.T
+        sims[[i, i + 3]] = -2
+        assert t1[i] == sims.argmax()
+        sims2 = cand[i + 3] @ cand.T
+        sims2[[i, i + 3]] = -2
+        assert t2[i] == sims2.argmax()
+        assert t1[i] not in (i, i + 3) and t2[i] not in (i, i + 3)
+    all_ = torch.cat([g1, g2])
+    loss = margin_loss(g1, g2, all_[t1], all_[t2], margin=0.4)
+
+    def cos(a, b):
+        return float(a @ b / (a.norm() * b.norm()))
+
+    expected = 0.0
+    for i in range(3):
+        pos = cos(g1[i], g2[i])
+        expected += max(0, 0.4 - pos + cos(g1[i], all_[t1[i]])) + max(0, 0.4 - pos + cos(g2[i], all_[t2[i]]))
+    assert loss.item() == pytest.approx(expected / 3, abs=1e-6)
+    # by hand for pair 0: pos = cos((1,0),(1,.1)) = .99504; t1 = (1,1): .70711; hinge 0.4 - .99504 + .70711 = .11207
+    assert max(0, 0.4 - cos(g1[0], g2[0]) + cos(g1[0], all_[2])) == pytest.approx(0.11207, abs=1e-4)
+
+
+def test_negatives_skip_same_text_and_random_modes():
+    g1 = torch.tensor([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    g2 = torch.tensor([[0.0, 1.0], [0.5, 0.5], [1.0, 1.0]])
+    keys = np.array([7, 7, 8, 9, 10, 11])  # s1_0 and s1_1 are the same sentence
+    t1, _ = negative_indices(g1, g2, "max", keys)
+    assert t1[0].item() not in (0, 1, 3) and t1[1].item() not in (0, 1, 4)
+    gen = torch.Generator().manual_seed(0)
+    for mode in ("rand", "mix"):
+        for _ in range(20):
+            a, b = negative_indices(g1, g2, mode, keys, gen)
+            for i in range(3):
+                assert a[i] not in (i, i + 3) and b[i] not in (i, i + 3)
+    with pytest.raises(SentembError, match="unknown mode 'best'"):
+        negative_indices(g1, g2, "best")
+
+
+def test_scrambling_keeps_the_multiset_and_scrambles_both():
+    rng = np.random.default_rng(0)
+    pairs = [(np.arange(10), np.arange(10, 22)) for _ in range(50)]
+    out = scramble(pairs, 1.0, rng)
+    for (a, b), (sa, sb) in zip(pairs, out, strict=True):
+        assert sorted(sa.tolist()) == a.tolist() and sorted(sb.tolist()) == b.tolist()
+    assert sum((sa != a).any() and (sb != b).any() for (a, b), (sa, sb) in zip(pairs, out, strict=True)) == 50
+    assert all(np.array_equal(x[0], y[0]) for x, y in zip(pairs, scramble(pairs, 0.0, rng), strict=True))
+
+
+def _toy_pairs(n: int = 200, seed: int = 0):
+    """Words 0-19 come in synonym pairs (2k, 2k+1); a pair's second sentence swaps each word for its synonym."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        s = rng.integers(0, 20, size=rng.integers(2, 6))
+        out.append((s, s ^ 1))
+    return out
+
+
+def test_training_learns_synonyms_and_keeps_the_best_checkpoint(tmp_path):
+    torch.manual_seed(0)
+    enc = build_composition("gran", _vectors(20, 8), dropout=0.1)
+    words = enc.embedding.weight.detach()
+    before = F.cosine_similarity(words[0::2], words[1::2]).mean().item()
+    ids = [np.array([2 * k]) for k in range(10)]
+    syn = IdPairs("toy.synonyms", ids, [i ^ 1 for i in ids], np.linspace(0, 1, 10))
+
+    def select(e):
+        w = e.embedding.weight.detach()
+        return {"synonyms": F.cosine_similarity(w[0::2], w[1::2]).mean().item() * 100,
+                **sts_selector([syn], {"toy": ["toy.synonyms"]})(e)}
+
+    cfg = ParaphraseConfig(epochs=3, batch_size=20, lr=0.05, lambda_w=1e-4, scramble=0.5, evals_per_epoch=2,
+                           device="cpu")
+    stats = train_paraphrastic(enc, _toy_pairs(), cfg, select, "synonyms", log_path=tmp_path / "log.csv")
+    rows = (tmp_path / "log.csv").read_text().splitlines()
+    assert rows[0] == "step,epoch,pairs_seen,loss,synonyms,toy" and len(rows) == 1 + 6
+    assert stats["checkpoints"] == 6 and stats["selected"]["synonyms"] == max(
+        float(r.split(",")[4]) for r in rows[1:])
+    after = F.cosine_similarity(enc.embedding.weight[0::2], enc.embedding.weight[1::2]).mean().item()
+    assert after > before + 0.3
+    assert after * 100 == pytest.approx(stats["selected"]["synonyms"], abs=1e-3)  # the selected state is loaded
+
+
+def test_config_errors():
+    with pytest.raises(SentembError, match="optimizer: unknown 'sgd'"):
+        ParaphraseConfig(optimizer="sgd")
+    with pytest.raises(SentembError, match="no training pairs"):
+        train_paraphrastic(build_composition("avg", _vectors()), [], ParaphraseConfig(), lambda e: {}, "x")
+
+
+def test_saved_model_round_trip(tmp_path):
+    vocab = Vocabulary(["the", "cat", "sat", "mat", "dog"], np.array([5, 4, 3, 2, 1]))
+    base = _vectors(5, 8).numpy()
+    text = TextConfig()
+    save_word_averaging_model(tmp_path / "base", "base", keyed_vectors(vocab, base), text)
+    trained_words = ["cat", "the", "sat"]
+    torch.manual_seed(0)
+    enc = build_composition("lstmavg", base[[1, 0, 2]], bidirectional=True)
+    with torch.no_grad():
+        enc.embedding.weight.add_(1.0)
+    save_paraphrastic_model(tmp_path / "m", "m", enc, trained_words, "lstmavg", {"bidirectional": True},
+                            tmp_path / "base", text)
+    model = load_model(tmp_path / "m")
+    out = model.encode(["The cat sat.", "the dog", "zebra"])
+    idx = {"cat": 0, "the": 1, "sat": 2}
+    expected = enc.eval()(PaddedBatch.from_lists([[idx["the"], idx["cat"], idx["sat"]]]))[0].detach().numpy()
+    np.testing.assert_allclose(out[0], expected, atol=1e-5)
+    # "dog" was not trained: its base vector is used
+    w = model.encoder.embedding.weight.detach().numpy()
+    np.testing.assert_allclose(w[4], base[4])
+    np.testing.assert_allclose(w[1], base[1] + 1.0)
+    assert not out[2].any()  # no known word
+    (tmp_path / "m" / "encoder.pt").unlink()
+    with pytest.raises(SentembError, match=r"encoder\.pt: missing file"):
+        load_model(tmp_path / "m")
+
+
+# --- training pairs and the overlap filter, on the staged files -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def raw_root(shared):
+    """The mirror has the download stage's layout (pairs/, sts/, sick/, stsbenchmark/, pit2015/)."""
+    return shared
+
+
+def test_pair_sources_positives(raw_root):
+    twitter = list(read_twitter_url(raw_root, min_votes=4))
+    assert len(twitter) == 11_167 + 583 + 602 + 636  # train label 1 + raw test pairs with 4, 5 or 6 votes of 6
+    assert len(list(read_twitter_url(raw_root, min_votes=6))) == 11_167 + 636
+    assert len(list(read_msrp(raw_root))) == 2_753 + 1_147
+    turk = list(read_turkcorpus(raw_root))
+    assert len(turk) == 16_000 and len({c for c, _ in turk}) == 2_000
+    lexical = read_ppdb_lexical(raw_root)
+    assert len(lexical) > 150_000 and all(a != b and " " not in a + b for a, b in lexical[:1000])
+
+
+def test_overlap_filter_catches_a_planted_evaluation_sentence(raw_root):
+    sts = load_benchmarks(raw_root, ["STS16"])[0]
+    planted = sts.sentences1[0]
+    sources = {"planted": [(planted.upper().replace(" ", "  "), "something else entirely"),
+                           ("a fresh sentence .", "a new sentence"),
+                           ("a new sentence", "a fresh sentence"),  # the same pair reversed, without punctuation
+                           ("same words", "Same words .")]}
+    pairs, stats = build_training_pairs(sources, evaluation_sentences(raw_root), TextConfig())
+    st = stats["planted"]
+    assert (st.positives, st.evaluation_overlap, st.duplicates, st.identical, st.kept) == (4, 1, 1, 1, 1)
+    assert pairs.values.tolist() == [["planted", "a fresh sentence .", "a new sentence"]]
+    assert match_key(planted) in {match_key(s) for s in evaluation_sentences(raw_root)}
+
+
+def test_pit2015_test_set(raw_root):
+    ds = read_pit2015(raw_root / "pit2015" / "test.data", raw_root / "pit2015" / "test.label")
+    assert len(ds) == 972 and ds.gold.min() == 0 and ds.gold.max() == 1
+    assert ds.sentences1[0] == "All the home alones watching 8 mile" and ds.gold[0] == pytest.approx(0.6)
+    assert math.isclose(ds.gold[1], 0.4)
