@@ -126,6 +126,7 @@ class Paraphrastic(_Section):
     lambda_w: float = Field(0.0, ge=0)
     lambda_c: float = Field(0.0, ge=0)
     grad_clip: PositiveFloat | None = None
+    sparse_embeddings: bool = True
     evals_per_epoch: PositiveInt = 4
     seed: int = 1
     device: str = "auto"
@@ -148,6 +149,7 @@ class Baselines(_Section):
 class Pairs(_Section):
     sources: list[Literal["twitter-url", "msrp", "turkcorpus"]] = Field(min_length=1)
     twitter_min_votes: int = Field(4, ge=0, le=6)
+    max_pairs: PositiveInt | None = None
 
 
 class Evaluate(_Section):
@@ -158,6 +160,8 @@ class Evaluate(_Section):
 class Report(_Section):
     models: list[str] = Field(min_length=1)
     nws_vectors: list[str] = Field(default_factory=list)
+    paraphrastic: list[str] = Field(default_factory=list)
+    paraphrastic_baselines: list[str] = Field(default_factory=list)
 
 
 SECTIONS: dict[str, type[_Section]] = {

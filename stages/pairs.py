@@ -3,6 +3,7 @@ lexical word pairs → data/pairs/ppdb-lexical.tsv, the model-selection sets (ST
 Gimpel for the "oracle" mode) tokenised → data/pairs/selection.tsv, and the counts per source → metrics/pairs.json."""
 
 import json
+from itertools import islice
 from pathlib import Path
 
 from sentemb.atomic import atomic_path, write_json
@@ -18,11 +19,11 @@ RAW = Path("data/raw")
 def main() -> None:
     p = params("pairs")
     text = TextConfig(**json.loads(Path("data/sentences/stats.json").read_text())["text"])
-    readers = {n: (lambda n=n: read_twitter_url(RAW, p.twitter_min_votes) if n == "twitter-url" else READERS[n](RAW))
-               for n in p.sources}
+    sources = {n: islice(read_twitter_url(RAW, p.twitter_min_votes) if n == "twitter-url" else READERS[n](RAW),
+                         p.max_pairs) for n in p.sources}
     sentences = list(evaluation_sentences(RAW))
-    pairs, stats = build_training_pairs({n: r() for n, r in readers.items()}, sentences, text)
-    lexical = read_ppdb_lexical(RAW)
+    pairs, stats = build_training_pairs(sources, sentences, text)
+    lexical = read_ppdb_lexical(RAW)[: p.max_pairs]
     selection = [(ds.key, " ".join(tokenize(a, text)), " ".join(tokenize(b, text)), repr(float(g)))
                  for ds in load_benchmarks(RAW, ["STS16", *GRAN_GROUPS]) for a, b, g in
                  zip(ds.sentences1, ds.sentences2, ds.gold, strict=True)]

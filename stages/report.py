@@ -1,5 +1,5 @@
-"""report: every model's scores beside the papers' → reports/kenter2016_table1.md, reports/bollegala2018_tables.md
-and metrics/summary.json."""
+"""report: every model's scores beside the papers' → reports/kenter2016_table1.md, reports/bollegala2018_tables.md,
+reports/wieting2017_tables.md and metrics/summary.json."""
 
 import json
 from pathlib import Path
@@ -7,26 +7,31 @@ from pathlib import Path
 import pandas as pd
 
 from sentemb.atomic import atomic_open, write_json
-from sentemb.evaluation import NWS_SETS
+from sentemb.evaluation import GRAN_GROUPS, NWS_SETS
 from sentemb.report import (
     NWS_EMBEDDINGS,
     NWS_METHODS,
+    gran_dataset_table,
+    gran_paper_values,
     kenter_table,
     mark_significant,
     marked,
     nws_table1,
     nws_table2,
     nws_table3,
+    paper_model_name,
     read_datasets_csv,
+    read_gran_tables,
     read_kenter_table,
     read_nws_table1_averages,
     read_nws_table2,
     read_nws_table3,
+    regularization,
     to_markdown,
     wilcoxon_table,
 )
 
-from _common import params, run
+from _common import ENCODER_ARGS, params, paraphrastic_params, run
 
 NOTE = """\
 Pearson's r ×100 ({metric} table: Spearman's ρ ×100 below). "(paper)" = Kenter et al. 2016, Table 1, trained on the
@@ -87,6 +92,70 @@ def bollegala_report(vectors: list[str], fit: str) -> str:
     return "\n".join(parts)
 
 
+WIETING_NOTE = """\
+Mean Pearson's r ×100 over the evaluation sets of Wieting & Gimpel 2017: the 20 STS 2012-2015 sets, SICK test and the
+SemEval 2015 Twitter task (PIT-2015 test, graded labels). 2013 SMT is distributed by LDC only, so our means are over
+{n} sets and the paper's over 22. "test" selects the checkpoint by the mean over the five STS 2016 sets (the paper's
+"test" mode; the model `evaluate@MODEL` scores), "oracle" by the 22-set mean itself, both among the checkpoints taken
+every 1/`evals_per_epoch` of an epoch.
+
+Training data differ. The paper trained on SimpWiki (167,689 simple/standard Wikipedia sentence pairs) or PPDB XL
+phrase pairs, from PARAGRAM-SL999 vectors (PPDB XL lexical pairs from GloVe 840B, SimLex-999 ≈ 0.68). Neither corpus
+could be staged; ours are the {pairs} positive sentence pairs of `metrics/pairs.json` (Twitter URL corpus, MSRP,
+TurkCorpus, see below), from our PARAGRAM vectors (`train@paragram`: PPDB XL lexical pairs from our GloVe, trained on
+126M tokens). Where the paper has no row for our regularisation, its unregularised SimpWiki row is shown and named.
+"""
+
+
+def wieting_report(models: list[str], baselines: list[str]) -> str:
+    """reports/wieting2017_tables.md: Tables 1-3 of Wieting & Gimpel 2017, our numbers beside the published ones."""
+    reference = read_gran_tables("reference/gran2017_tables.csv")
+    pairs = json.loads(Path("metrics/pairs.json").read_text())
+    rows, times = [], []
+    for m in models:
+        p = paraphrastic_params(m)
+        args = {k: getattr(p, k) for k in ENCODER_ARGS[p.encoder]}
+        name, reg = paper_model_name(p.encoder, args), regularization(p.dropout, p.word_dropout, p.scramble)
+        scores = read_datasets_csv(f"metrics/{m}.datasets.csv")
+        test = round(float(scores[scores["group"].isin(GRAN_GROUPS)]["pearson"].mean()), 2)
+        log = pd.read_csv(f"metrics/train/{m}.csv")
+        oracle = log.loc[log["GRAN-22"].idxmax()]
+        info = json.loads(Path(f"models/{m}/config.json").read_text())["info"]["training"]
+        rows.append({"model": name, "ours": f"`{m}`", "regularization": reg, "test": test,
+                     "oracle": round(float(oracle["GRAN-22"]), 2)} | gran_paper_values(reference, name, reg))
+        times.append({"model": f"`{m}`", "device": info["device"], "epochs": info["config"]["epochs"],
+                      "selected epoch": info["selected"]["epoch"], "oracle epoch": float(oracle["epoch"]),
+                      "pairs/s": info["pairs_per_second"], "training s": info["train_seconds"],
+                      "total s (with selection)": info["seconds"]})
+    table = pd.DataFrame(rows)
+    datasets = {m: read_datasets_csv(f"metrics/{m}.datasets.csv") for m in [*baselines, *models]}
+    first = next(iter(datasets.values()))
+    sets = first[first["group"].isin(GRAN_GROUPS)]["set"].tolist()
+    src = pd.DataFrame([{"source": k} | v for k, v in pairs["sources"].items()]
+                       + [{"source": "total"} | pairs["total"]])
+    parts = ["# Results beside Wieting & Gimpel 2017 (Tables 1-3, transfer setting)\n",
+             WIETING_NOTE.format(n=len(sets), pairs=pairs["total"]["kept"])
+             + ("" if len(sets) == 21 else f"\nOnly {len(sets)} of the sets were evaluated (`evaluate.benchmarks`): "
+                "the test column averages those, the oracle column the 21 of the selection data.\n"),
+             "## Tables 1-3 layout: mean Pearson ×100, test and oracle selection\n", to_markdown(table), "",
+             "Averaged word vectors without training on pairs (test column): "
+             + ", ".join(f"`{b}` {gran_dataset_table({b: datasets[b]}, sets)[b].iloc[-1]:.2f}" for b in baselines)
+             + ".\n",
+             "## Per dataset (Pearson ×100; the selected checkpoint of each model)\n",
+             to_markdown(gran_dataset_table(datasets, sets)), "",
+             "## Training pairs (`stages/pairs.py`)\n",
+             "Positives only (negatives come from the mini-batch). Twitter URL: label 1 of the tokenised train set and "
+             "raw test pairs with ≥ 4 of 6 paraphrase votes (Lan et al. 2017); MSRP: label 1 of train and test; "
+             "TurkCorpus: every (complex, simple) pair. Identical = the two sentences equal up to case and "
+             "punctuation; duplicates in either order are dropped; a pair with a sentence found in any STS, SICK, "
+             f"STS-B or PIT-2015 file ({pairs['evaluation_sentences']} sentences) is removed. "
+             f"PPDB XL lexical: {pairs['ppdb_lexical_pairs']} word pairs for PARAGRAM.\n",
+             to_markdown(src), "",
+             "## Training time (`metrics/train/MODEL.csv` has every checkpoint)\n", to_markdown(pd.DataFrame(times)),
+             ""]
+    return "\n".join(parts)
+
+
 def main() -> None:
     p = params("report")
     reference = read_kenter_table("reference/kenter2016_table1.csv")
@@ -109,8 +178,12 @@ def main() -> None:
     if p.nws_vectors:
         with atomic_open("reports/bollegala2018_tables.md") as fh:
             fh.write(bollegala_report(p.nws_vectors, params("baselines").component_fit.replace("_", " ")))
+    if p.paraphrastic:
+        with atomic_open("reports/wieting2017_tables.md") as fh:
+            fh.write(wieting_report(p.paraphrastic, p.paraphrastic_baselines))
     names = list(dict.fromkeys(
-        [*p.models, *(f"{v}{suffix}" for v in p.nws_vectors for suffix in NWS_METHODS)]
+        [*p.models, *(f"{v}{suffix}" for v in p.nws_vectors for suffix in NWS_METHODS), *p.paraphrastic_baselines,
+         *p.paraphrastic]
     ))
     summary = {m: json.loads(Path(f"metrics/{m}.json").read_text()) for m in names}
     write_json("metrics/summary.json", {

@@ -94,7 +94,7 @@ def main(name: str) -> None:
         select = word_similarity_selector(scored)
     args = {k: getattr(p, k) for k in ENCODER_ARGS[p.encoder]}
     encoder = build_composition(p.encoder, kv.vectors[rows_idx], dropout=p.dropout, word_dropout=p.word_dropout,
-                                **args)
+                                sparse=p.sparse_embeddings, **args)
     config = ParaphraseConfig(**p.model_dump(include=set(ParaphraseConfig.__dataclass_fields__)))
     print(f"train {name}: {p.encoder} {args} on {len(pairs)} {p.pairs} pairs ({len(rows) - len(pairs)} without a "
           f"known word dropped), {len(words)} trained word vectors from models/{p.vectors}, selecting on {p.select}")

@@ -180,9 +180,10 @@ def _toy_pairs(n: int = 200, seed: int = 0):
     return out
 
 
-def test_training_learns_synonyms_and_keeps_the_best_checkpoint(tmp_path):
+@pytest.mark.parametrize("sparse", [True, False])
+def test_training_learns_synonyms_and_keeps_the_best_checkpoint(tmp_path, sparse):
     torch.manual_seed(0)
-    enc = build_composition("gran", _vectors(20, 8), dropout=0.1)
+    enc = build_composition("gran", _vectors(20, 8), dropout=0.1, sparse=sparse)
     words = enc.embedding.weight.detach()
     before = F.cosine_similarity(words[0::2], words[1::2]).mean().item()
     ids = [np.array([2 * k]) for k in range(10)]
@@ -194,7 +195,7 @@ def test_training_learns_synonyms_and_keeps_the_best_checkpoint(tmp_path):
                 **sts_selector([syn], {"toy": ["toy.synonyms"]})(e)}
 
     cfg = ParaphraseConfig(epochs=3, batch_size=20, lr=0.05, lambda_w=1e-4, scramble=0.5, evals_per_epoch=2,
-                           device="cpu")
+                           grad_clip=5.0, sparse_embeddings=sparse, device="cpu")
     stats = train_paraphrastic(enc, _toy_pairs(), cfg, select, "synonyms", log_path=tmp_path / "log.csv")
     rows = (tmp_path / "log.csv").read_text().splitlines()
     assert rows[0] == "step,epoch,pairs_seen,loss,synonyms,toy" and len(rows) == 1 + 6
@@ -210,6 +211,8 @@ def test_config_errors():
         ParaphraseConfig(optimizer="sgd")
     with pytest.raises(SentembError, match="no training pairs"):
         train_paraphrastic(build_composition("avg", _vectors()), [], ParaphraseConfig(), lambda e: {}, "x")
+    with pytest.raises(SentembError, match="sparse_embeddings is True but the encoder's embedding has sparse=False"):
+        train_paraphrastic(build_composition("avg", _vectors()), _toy_pairs(2), ParaphraseConfig(), lambda e: {}, "x")
 
 
 def test_saved_model_round_trip(tmp_path):

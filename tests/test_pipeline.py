@@ -29,6 +29,9 @@ def _project(tmp_path: Path, shared: Path, **overrides) -> Path:
     params["nws"].update(log_every=10)
     params["baselines"].update(component_fit="corpus", component_sentences=500)
     params["evaluate"].update(benchmarks=["STS12", "STS16"])
+    params["pairs"].update(max_pairs=300)
+    for name, p in params["paraphrastic"].items():
+        p.update(epochs=1, evals_per_epoch=1 if name == "paragram" else 2)
     for section, values in overrides.items():
         params[section].update(values)
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
@@ -50,9 +53,10 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     assert corpus["documents"] == 8 and corpus["sentences"] > 1000 and 0.9 < corpus["token_coverage"] <= 1
     vectors = ("glove", "word2vec-sg", "word2vec-cbow")
     weighted = [f"{v}-{w}" for v in vectors for w in ("isf", "isf-log", "sif", "sif-pc", "nws")]
-    for model in (*vectors, "siamese_cbow", *weighted):
+    paraphrastic = ["para-avg", "para-proj", "para-dan", "para-lstm", "para-lstmavg", "para-gran"]
+    for model in (*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic):
         m = json.loads((proj / f"metrics/{model}.json").read_text())
-        own_vectors = model in (*vectors, "siamese_cbow")
+        own_vectors = model in (*vectors, "siamese_cbow", "paragram")
         assert set(m) == {"STS12", "STS16", "STS12-15", "NWS-18", "all", "pairs_without_known_word"} | (
             {"word_similarity"} if own_vectors else set())
         if own_vectors:
@@ -74,17 +78,30 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
         assert norms["Warriner valence"]["words"] > 100 and -1 <= norms["MRC concreteness"]["pearson"] <= 1
         weights = (proj / f"models/{v}-nws/weights.tsv").read_text().splitlines()
         assert weights[0] == "word\tweight\tcount" and len(weights) == corpus["vocabulary"] + 1
+    pairs = json.loads((proj / "metrics/pairs.json").read_text())
+    assert set(pairs["sources"]) == {"twitter-url", "msrp", "turkcorpus"} and pairs["ppdb_lexical_pairs"] == 300
+    assert all(s["positives"] == 300 for s in pairs["sources"].values()) and pairs["total"]["kept"] > 500
+    assert pairs["sources"]["msrp"]["evaluation_overlap"] > 0  # STS 2012 MSRpar is drawn from MSRP
+    for model in paraphrastic:
+        log = (proj / f"metrics/train/{model}.csv").read_text().splitlines()
+        assert log[0] == "step,epoch,pairs_seen,loss,STS16,GRAN-22,STS12-15" and len(log) == 3
+    assert (proj / "metrics/train/paragram.csv").read_text().splitlines()[0] == (
+        "step,epoch,pairs_seen,loss,SimLex-999,WordSim-353")
+    wieting = (proj / "reports/wieting2017_tables.md").read_text()
+    assert "| LSTMAVG | `para-lstmavg` | dropout, scrambling |" in wieting and "Only 5 of the sets" in wieting
     summary = json.loads((proj / "metrics/summary.json").read_text())
-    assert set(summary) == {*vectors, "siamese_cbow", *weighted}
+    assert set(summary) == {*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic}
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
     # changing the number of negatives touches the Siamese CBOW training stage alone
     params = yaml.safe_load((proj / "params.yaml").read_text())
     params["model"]["neg"] = 5
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     params["nws"]["lr"] = 0.1
+    params["paraphrastic"]["para-gran"]["variant"] = 3  # GRAN-3, by a params switch
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     changed = json.loads(_dvc(proj, "status", "--json").stdout)
-    assert set(changed) == {"train@siamese_cbow", *(f"train@{v}-nws" for v in vectors)}
+    assert set(changed) == {"train@siamese_cbow", *(f"train@{v}-nws" for v in vectors), "train@para-gran",
+                            "report"}
 
 
 @pytest.mark.slow

@@ -123,12 +123,14 @@ class CompositionEncoder(nn.Module):
         dropout: dropout rate on the word embeddings (Wieting & Gimpel §4.1.3; Srivastava et al. 2014).
         word_dropout: probability of dropping a whole word vector (Iyyer et al. 2015), applied as dropout with one
             mask per token (kept vectors scaled by 1/(1 − p)).
+        sparse: sparse gradients for the word embeddings (only the rows of a batch get one).
 
     Raises:
         SentembError: ``vectors`` not 2-d, or a rate outside [0, 1).
     """
 
-    def __init__(self, vectors: torch.Tensor | np.ndarray, dropout: float = 0.0, word_dropout: float = 0.0) -> None:
+    def __init__(self, vectors: torch.Tensor | np.ndarray, dropout: float = 0.0, word_dropout: float = 0.0,
+                 sparse: bool = False) -> None:
         super().__init__()
         vectors = torch.as_tensor(np.asarray(vectors, dtype=np.float32))
         if vectors.dim() != 2:
@@ -136,7 +138,7 @@ class CompositionEncoder(nn.Module):
         for name, rate in (("dropout", dropout), ("word_dropout", word_dropout)):
             if not 0.0 <= rate < 1.0:
                 raise SentembError(f"{type(self).__name__}: {name} must be in [0, 1), got {rate}")
-        self.embedding = nn.Embedding.from_pretrained(vectors.clone(), freeze=False)
+        self.embedding = nn.Embedding.from_pretrained(vectors.clone(), freeze=False, sparse=sparse)
         self.dropout = dropout
         self.word_dropout = word_dropout
 
@@ -324,7 +326,7 @@ COMPOSITIONS: dict[str, type[CompositionEncoder]] = {
 def build_composition(name: str, vectors, **kwargs) -> CompositionEncoder:
     """Instantiate an encoder by name (``avg``, ``proj``, ``dan``, ``rnn``, ``lstm``, ``lstmavg``, ``gran``) with
     its own arguments (``layers``; ``activation``; ``output_gate``, ``bidirectional``, ``combine``; ``variant``)
-    and the shared ``dropout``, ``word_dropout``.
+    and the shared ``dropout``, ``word_dropout``, ``sparse``.
 
     Raises:
         SentembError: an unknown name or an argument the encoder does not take.

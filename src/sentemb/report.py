@@ -282,3 +282,69 @@ def nws_table3(ours: dict[str, dict], reference: pd.DataFrame) -> pd.DataFrame:
             row[f"{col} (paper)"] = float(ref["pearson"].iloc[0]) if len(ref) else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# --- Wieting & Gimpel 2017 (GRAN) -------------------------------------------------------------------------------
+
+
+def paper_model_name(encoder: str, args: dict) -> str:
+    """The name Wieting et al. give a configuration: AVG, PROJ, DAN, RNN, iRNN, LSTM, LSTM (no o.g.), LSTMAVG,
+    BiLSTMAVG, GRAN, GRAN-2 … GRAN-5, BiGRAN."""
+    bi = "Bi" if args.get("bidirectional") else ""
+    if encoder == "rnn":
+        return "iRNN" if args.get("activation") == "identity" else "RNN"
+    if encoder == "lstm":
+        return bi + "LSTM" + ("" if args.get("output_gate", True) else " (no o.g.)")
+    if encoder == "lstmavg":
+        return bi + "LSTMAVG"
+    if encoder == "gran":
+        v = int(args.get("variant", 1))
+        return bi + "GRAN" + (f"-{v}" if v > 1 else "")
+    return encoder.upper()
+
+
+def regularization(dropout: float, word_dropout: float, scramble: float) -> str:
+    """Wieting & Gimpel's label for a regularisation setting: "none", "dropout", "word dropout", "scrambling",
+    "dropout, scrambling" …"""
+    parts = [n for n, on in (("dropout", dropout > 0), ("word dropout", word_dropout > 0),
+                             ("scrambling", scramble > 0)) if on]
+    return ", ".join(parts) or "none"
+
+
+def read_gran_tables(path: str | Path) -> pd.DataFrame:
+    """Wieting & Gimpel 2017 Tables 1-3 (transfer setting) as rows (table, model, training_data, regularization,
+    selection, value), mean Pearson ×100 over their 22 sets; selection is ``test`` (STS 2016) or ``oracle``.
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    df = _read_reference(path, {"table", "model", "training_data", "regularization", "selection", "value"},
+                         "Wieting & Gimpel 2017, Tables 1-3")
+    df = df[df["table"].isin([1, 2, 3])].copy()
+    df["selection"] = df["selection"].str.replace("test(STS2016)", "test", regex=False)
+    df["regularization"] = df["regularization"].fillna("none")
+    return df
+
+
+def gran_paper_values(reference: pd.DataFrame, model: str, reg: str) -> dict:
+    """The published test- and oracle-mode means for a model and regularisation (SimpWiki training); where the paper
+    has no row for that regularisation, its unregularised SimpWiki row (Table 1) and the label it was found under."""
+    rows = reference[(reference["model"] == model) & (reference["training_data"] == "SimpWiki")]
+    exact = rows[rows["regularization"] == reg]
+    use = exact if len(exact) else rows[rows["regularization"] == "none"]
+    out = {"paper regularization": (use["regularization"].iloc[0] if len(use) else "—")}
+    for mode in ("test", "oracle"):
+        v = use[use["selection"] == mode]["value"]
+        out[f"paper {mode}"] = float(v.iloc[0]) if len(v) else float("nan")
+    ppdb = reference[(reference["model"] == model) & (reference["training_data"] == "PPDB")]["value"]
+    out["paper PPDB test"] = float(ppdb.iloc[0]) if len(ppdb) else float("nan")
+    return out
+
+
+def gran_dataset_table(ours: dict[str, pd.DataFrame], sets: list[str]) -> pd.DataFrame:
+    """A row per evaluation set (``group.dataset``) and a column per model: Pearson ×100, with the mean row."""
+    table = pd.DataFrame({"set": sets})
+    for name, df in ours.items():
+        table[name] = table["set"].map(dict(zip(df["set"], df["pearson"], strict=True)))
+    mean = {"set": f"mean ({len(sets)} sets)"} | {n: table[n].mean() for n in ours}
+    return pd.concat([table, pd.DataFrame([mean])], ignore_index=True).round(2)
