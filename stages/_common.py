@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import sys
 from collections.abc import Callable
@@ -16,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, ValidationError
 
 from sentemb.errors import SentembError
+from sentemb.text import TextConfig
 
 PARAMS = Path("params.yaml")
 
@@ -238,6 +240,21 @@ def paraphrastic_params(name: str) -> Paraphrastic:
         raise SentembError(f"{PARAMS}: unknown paraphrastic model {name!r}; paraphrastic defines: "
                            f"{', '.join(section) or 'none'}")
     return _validate(Paraphrastic, section[name], f"paraphrastic.{name}")
+
+
+def text_config(path: str | Path = "data/sentences/stats.json") -> TextConfig:
+    """The tokenisation the split stage used (the ``text`` entry of its stats file).
+
+    Raises:
+        SentembError: the file is missing (the split stage has not run) or has no valid ``text`` entry.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing (run `dvc repro split` first)")
+    try:
+        return TextConfig(**json.loads(p.read_text(encoding="utf-8"))["text"])
+    except (json.JSONDecodeError, KeyError, TypeError) as e:
+        raise SentembError(f"{p}: no valid 'text' entry ({e})") from None
 
 
 def run(main: Callable[..., None]) -> None:

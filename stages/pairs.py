@@ -2,23 +2,22 @@
 lexical word pairs → data/pairs/ppdb-lexical.tsv, the model-selection sets (STS 2016, and the 22 sets of Wieting &
 Gimpel for the "oracle" mode) tokenised → data/pairs/selection.tsv, and the counts per source → metrics/pairs.json."""
 
-import json
 from itertools import islice
 from pathlib import Path
 
 from sentemb.atomic import atomic_path, write_json
 from sentemb.evaluation import GRAN_GROUPS, evaluation_sentences, load_benchmarks
 from sentemb.pairs import READERS, build_training_pairs, read_ppdb_lexical, read_twitter_url, write_pairs
-from sentemb.text import TextConfig, tokenize
+from sentemb.text import tokenize
 
-from _common import params, run
+from _common import params, run, text_config
 
 RAW = Path("data/raw")
 
 
 def main() -> None:
     p = params("pairs")
-    text = TextConfig(**json.loads(Path("data/sentences/stats.json").read_text())["text"])
+    text = text_config()
     sources = {n: islice(read_twitter_url(RAW, p.twitter_min_votes) if n == "twitter-url" else READERS[n](RAW),
                          p.max_pairs) for n in p.sources}
     sentences = list(evaluation_sentences(RAW))

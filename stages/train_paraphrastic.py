@@ -9,7 +9,6 @@ Checkpoint scores go to metrics/train/NAME.csv (every 1/evals_per_epoch of an ep
 """
 
 import copy
-import json
 from pathlib import Path
 
 import numpy as np
@@ -28,9 +27,8 @@ from sentemb.paraphrastic import (
     train_paraphrastic,
     word_similarity_selector,
 )
-from sentemb.text import TextConfig
 
-from _common import ENCODER_ARGS, paraphrastic_params, run
+from _common import ENCODER_ARGS, paraphrastic_params, run, text_config
 
 PAIRS = Path("data/pairs")
 
@@ -47,7 +45,7 @@ def _word_pairs(path: str) -> list[tuple[str, str, float]]:
 
 def main(name: str) -> None:
     p = paraphrastic_params(name)
-    text = TextConfig(**json.loads(Path("data/sentences/stats.json").read_text())["text"])
+    text = text_config()
     base = load_model(Path("models") / p.vectors)
     if not isinstance(base, WordAveragingModel) or isinstance(base, WeightedAverageModel):
         raise SentembError(f"paraphrastic.{name}.vectors: models/{p.vectors} is not a word-vector model")

@@ -26,6 +26,7 @@ PUBLISHED = {
     "STS16": {"answer-answer": 254, "headlines": 249, "plagiarism": 230, "postediting": 244, "question-question": 209},
     "SICK-R": {"test": 4927},
     "STS-B": {"dev": 1500, "test": 1379},
+    "PIT-2015": {"test": 972},  # SemEval-2015 Task 1 test, graded labels, debatable pairs kept
 }
 
 
@@ -112,6 +113,21 @@ def test_year_aggregates_unweighted_weighted_pooled():
     assert m["NWS-18"] == {"pearson": 50.0, "spearman": 40.0, "datasets": 1}  # Bollegala et al. leave MSRvid out
     assert m["all"] == {"pearson": 65.0, "spearman": 50.0, "datasets": 2}
     assert m["pairs_without_known_word"] == 1
+    assert "GRAN-22" not in m  # only when every group of Wieting & Gimpel's 22 sets was evaluated
+
+
+def test_gran_22_mean_over_sts12_15_sick_and_pit():
+    import pandas as pd
+
+    groups = ["STS12", "STS13", "STS14", "STS15", "SICK-R", "PIT-2015", "STS16"]
+    r = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 99.0]
+    datasets = pd.DataFrame({"group": groups, "dataset": "x", "set": [f"{g}.x" for g in groups], "pairs": 3,
+                             "pearson": r, "spearman": r, "no_known_word": 0})
+    pairs = pd.DataFrame({"group": [g for g in groups for _ in range(3)], "dataset": "x", "pair": 0,
+                          "gold": [1, 2, 3] * 7, "score": [0.1, 0.2, 0.4] * 7})
+    m = aggregate(Evaluation(datasets, pairs))
+    assert m["GRAN-22"] == {"pearson": 35.0, "spearman": 35.0, "datasets": 6}  # STS16 (selection) left out
+    assert m["PIT-2015"] == {"pearson": 60.0, "spearman": 60.0, "pairs": 3}
 
 
 class _BagOfWords:

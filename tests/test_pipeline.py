@@ -144,3 +144,14 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     assert res.returncode == 1 and "unknown weighting 'tfidf'" in res.stderr
     res = _stage(proj, "stages/evaluate.py", "nonexistent")
     assert res.returncode == 1 and "models/nonexistent/config.json: missing model config" in res.stderr
+    res = _stage(proj, "stages/train_paraphrastic.py", "para-transformer")
+    assert res.returncode == 1 and "unknown paraphrastic model 'para-transformer'; paraphrastic defines: paragram, " \
+        "para-avg" in res.stderr
+    params["paraphrastic"]["para-gran"].update(encoder="transformer", scramble=1.5)
+    (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    res = _stage(proj, "stages/train_paraphrastic.py", "para-gran")
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert "paraphrastic.para-gran.encoder: Input should be 'avg', 'proj'" in res.stderr
+    assert "paraphrastic.para-gran.scramble: Input should be less than or equal to 1 (got 1.5)" in res.stderr
+    res = _stage(proj, "stages/pairs.py")  # nothing downloaded in this project
+    assert res.returncode == 1 and res.stderr.strip().splitlines()[-1].startswith("error: ")

@@ -70,10 +70,10 @@ def encode(
 def evaluate(
     model: Annotated[Path, typer.Argument(help="model directory")],
     data: Annotated[
-        Path, typer.Option(help="directory with sts/, sick/, stsbenchmark/ (the download stage's data/raw)")
+        Path, typer.Option(help="directory with sts/, sick/, stsbenchmark/, pit2015/ (the download stage's data/raw)")
     ] = Path("data/raw"),
     benchmark: Annotated[
-        list[str] | None, typer.Option(help="STS12 … STS16, SICK-R, STS-B (repeatable; default all)")
+        list[str] | None, typer.Option(help="STS12 … STS16, SICK-R, STS-B, PIT-2015 (repeatable; default all)")
     ] = None,
 ) -> None:
     """Score a model on the STS benchmarks and print Pearson/Spearman ×100 per dataset."""
