@@ -281,3 +281,22 @@ def test_pit2015_test_set(raw_root):
     assert len(ds) == 972 and ds.gold.min() == 0 and ds.gold.max() == 1
     assert ds.sentences1[0] == "All the home alones watching 8 mile" and ds.gold[0] == pytest.approx(0.6)
     assert math.isclose(ds.gold[1], 0.4)
+
+
+def test_report_names_and_published_values():
+    from sentemb.report import gran_paper_values, paper_model_name, read_gran_tables, regularization
+
+    assert [paper_model_name(*m) for m in [("avg", {}), ("lstm", {"output_gate": False}), ("rnn", {
+        "activation": "identity"}), ("lstmavg", {"bidirectional": True}), ("gran", {"variant": 3}),
+        ("gran", {"variant": 1, "bidirectional": True})]] == ["AVG", "LSTM (no o.g.)", "iRNN", "BiLSTMAVG",
+                                                              "GRAN-3", "BiGRAN"]
+    assert regularization(0.4, 0, 0.5) == "dropout, scrambling" and regularization(0, 0, 0) == "none"
+    ref = read_gran_tables("reference/gran2017_tables.csv")
+    assert set(ref["selection"]) == {"test", "oracle"}
+    gran = gran_paper_values(ref, "GRAN", "dropout, scrambling")
+    assert (gran["paper regularization"], gran["paper test"], gran["paper oracle"]) == ("dropout, scrambling", 68.9,
+                                                                                         69.5)
+    lstm = gran_paper_values(ref, "LSTM", "word dropout, scrambling")  # no such row: the unregularised one
+    assert lstm["paper regularization"] == "none" and lstm["paper test"] == 59.3 and lstm["paper oracle"] == 60.6
+    assert lstm["paper PPDB test"] == 54.2
+    assert math.isnan(gran_paper_values(ref, "PROJ", "none")["paper test"])

@@ -8,7 +8,9 @@ The objective (Wieting et al. 2016 §3; Wieting & Gimpel 2017 Eq. 2), for a mini
 where t1 and t2 are negatives taken from the mini-batch (:func:`negative_indices`): MAX, the most similar sentence
 under the current model other than those of the pair itself; MIX, MAX with probability 0.5 and otherwise a random
 one; RAND, a random one. A candidate with the same tokens as either sentence of the pair is never chosen (the
-staged TurkCorpus has 8 pairs per complex sentence, so a batch can hold the same sentence twice).
+staged TurkCorpus has 8 pairs per complex sentence, so a batch can hold the same sentence twice). The negatives
+are chosen among the embeddings of the training forward pass (with dropout, when it is on), and the loss flows
+through them.
 
 Scrambling (Wieting & Gimpel §4.1.3) shuffles the words of both sentences of a pair with probability p, before the
 negatives are chosen. Model selection evaluates the model every ``1 / evals_per_epoch`` of an epoch (the authors'
@@ -49,6 +51,7 @@ from sentemb.atomic import atomic_open, atomic_path
 from sentemb.composition import CompositionEncoder, PaddedBatch, build_composition
 from sentemb.errors import SentembError
 from sentemb.text import TextConfig, tokenize
+from sentemb.training import resolve_device
 
 log = logging.getLogger(__name__)
 
@@ -169,12 +172,6 @@ class ParaphraseConfig:
             raise SentembError(f"scramble: a probability in [0, 1], got {self.scramble}")
 
 
-def _device(name: str) -> torch.device:
-    from sentemb.training import resolve_device
-
-    return resolve_device(name)
-
-
 def train_paraphrastic(
     encoder: CompositionEncoder,
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
@@ -196,8 +193,10 @@ def train_paraphrastic(
             atomically at the end; each checkpoint is also logged as it happens).
 
     Returns:
-        Statistics: the selected checkpoint's scores, every checkpoint's, pairs per second and seconds.
-        ``encoder`` is left with the selected checkpoint's parameters, on the CPU.
+        Statistics: ``selected`` (the selected checkpoint's row), ``best_by`` (for each score, the row where it
+        peaks: the "oracle" selection), ``checkpoints``, ``pairs_per_second``, ``train_seconds`` (the updates
+        alone), ``seconds`` (with the selection), ``device`` and ``config``. ``encoder`` is left with the selected
+        checkpoint's parameters, on the CPU.
 
     Raises:
         SentembError: no pairs, an embedding whose sparsity disagrees with ``config.sparse_embeddings``, or a
@@ -208,7 +207,7 @@ def train_paraphrastic(
     if encoder.embedding.sparse != config.sparse_embeddings:
         raise SentembError(f"paraphrastic training: sparse_embeddings is {config.sparse_embeddings} but the "
                            f"encoder's embedding has sparse={encoder.embedding.sparse}")
-    device = _device(config.device)
+    device = resolve_device(config.device)
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     generator = torch.Generator(device=device).manual_seed(config.seed)
