@@ -46,7 +46,7 @@ from word2vec CBOW's (Wilcoxon signed-rank, p < 0.0001), the test of Kenter et a
 NWS_NOTE = """\
 Pearson's r ×100. "(paper)" = Bollegala et al., trained on the Toronto Book Corpus (81M sentences); ours on the corpus
 in `metrics/corpus.json`, with every word-vector set trained there on the same vocabulary. The paper's 18 sets are
-STS 2012-2015 without 2012 MSRvid and 2013 SMT; "all" adds every other set we evaluate (MSRvid, STS16, SICK-R,
+STS 2012-2015 without 2012 MSRvid and 2013 SMT; "all" adds every other set we evaluate (MSRvid, STS16, SICK-R, PIT-2015,
 STS-B). ISF is the paper's 1/sf(w); ISF-log is log(N/sf(w)); SMOOTH is SIF's a/(a + p(w)) without component
 removal; SIF + PC removes the first principal component ({fit}). * marks NWS where its r lies above the 95%
 Fisher-z confidence interval of ISF's r on that dataset (the paper's significance mark).
@@ -104,6 +104,7 @@ phrase pairs, from PARAGRAM-SL999 vectors (PPDB XL lexical pairs from GloVe 840B
 could be staged; ours are the {pairs} positive sentence pairs of `metrics/pairs.json` (Twitter URL corpus, MSRP,
 TurkCorpus, see below), from our PARAGRAM vectors (`train@paragram`: PPDB XL lexical pairs from our GloVe, trained on
 126M tokens). Where the paper has no row for our regularisation, its unregularised SimpWiki row is shown and named.
+The paper chose every negative by MAX.
 """
 
 
@@ -121,7 +122,8 @@ def wieting_report(models: list[str], baselines: list[str]) -> str:
         log = pd.read_csv(f"metrics/train/{m}.csv")
         oracle = log.loc[log["GRAN-22"].idxmax()]
         info = json.loads(Path(f"models/{m}/config.json").read_text())["info"]["training"]
-        rows.append({"model": name, "ours": f"`{m}`", "regularization": reg, "test": test,
+        rows.append({"model": name, "ours": f"`{m}`", "regularization": reg, "negatives": p.negatives.upper(),
+                     "test": test,
                      "oracle": round(float(oracle["GRAN-22"]), 2)} | gran_paper_values(reference, name, reg))
         times.append({"model": f"`{m}`", "device": info["device"], "epochs": info["config"]["epochs"],
                       "selected epoch": info["selected"]["epoch"], "oracle epoch": float(oracle["epoch"]),
