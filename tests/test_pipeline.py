@@ -155,3 +155,16 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     assert "paraphrastic.para-gran.scramble: Input should be less than or equal to 1 (got 1.5)" in res.stderr
     res = _stage(proj, "stages/pairs.py")  # nothing downloaded in this project
     assert res.returncode == 1 and res.stderr.strip().splitlines()[-1].startswith("error: ")
+
+
+def test_every_paraphrastic_setting_is_in_params_yaml():
+    """`dvc exp run -S paraphrastic.NAME.KEY=V` can only override a key that params.yaml has (Hydra refuses new
+    ones), so each model lists every setting its encoder reads."""
+    sys.path.insert(0, str(ROOT / "stages"))
+    from _common import ENCODER_ARGS, Paraphrastic
+
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())["paraphrastic"]
+    encoder_keys = {k for keys in ENCODER_ARGS.values() for k in keys}
+    for name, block in params.items():
+        needed = set(Paraphrastic.model_fields) - encoder_keys | set(ENCODER_ARGS[block["encoder"]])
+        assert needed <= set(block), f"paraphrastic.{name} lacks {sorted(needed - set(block))}"
