@@ -112,27 +112,26 @@ def wieting_report(models: list[str], baselines: list[str]) -> str:
     """reports/wieting2017_tables.md: Tables 1-3 of Wieting & Gimpel 2017, our numbers beside the published ones."""
     reference = read_gran_tables("reference/gran2017_tables.csv")
     pairs = json.loads(Path("metrics/pairs.json").read_text())
+    datasets = {m: read_datasets_csv(f"metrics/{m}.datasets.csv") for m in [*baselines, *models]}
+    first = next(iter(datasets.values()))
+    sets = first[first["group"].isin(GRAN_GROUPS)]["set"].tolist()
+    per_set = gran_dataset_table(datasets, sets)  # its last row: the mean over the sets
     rows, times = [], []
     for m in models:
         p = paraphrastic_params(m)
         args = {k: getattr(p, k) for k in ENCODER_ARGS[p.encoder]}
         name, reg = paper_model_name(p.encoder, args), regularization(p.dropout, p.word_dropout, p.scramble)
-        scores = read_datasets_csv(f"metrics/{m}.datasets.csv")
-        test = round(float(scores[scores["group"].isin(GRAN_GROUPS)]["pearson"].mean()), 2)
         log = pd.read_csv(f"metrics/train/{m}.csv")
         oracle = log.loc[log["GRAN-22"].idxmax()]
         info = json.loads(Path(f"models/{m}/config.json").read_text())["info"]["training"]
         rows.append({"model": name, "ours": f"`{m}`", "regularization": reg, "negatives": p.negatives.upper(),
-                     "test": test,
+                     "test": per_set[m].iloc[-1],
                      "oracle": round(float(oracle["GRAN-22"]), 2)} | gran_paper_values(reference, name, reg))
         times.append({"model": f"`{m}`", "device": info["device"], "epochs": info["config"]["epochs"],
                       "selected epoch": info["selected"]["epoch"], "oracle epoch": float(oracle["epoch"]),
                       "pairs/s": info["pairs_per_second"], "training s": info["train_seconds"],
                       "total s (with selection)": info["seconds"]})
     table = pd.DataFrame(rows)
-    datasets = {m: read_datasets_csv(f"metrics/{m}.datasets.csv") for m in [*baselines, *models]}
-    first = next(iter(datasets.values()))
-    sets = first[first["group"].isin(GRAN_GROUPS)]["set"].tolist()
     src = pd.DataFrame([{"source": k} | v for k, v in pairs["sources"].items()]
                        + [{"source": "total"} | pairs["total"]])
     parts = ["# Results beside Wieting & Gimpel 2017 (Tables 1-3, transfer setting)\n",
@@ -141,10 +140,10 @@ def wieting_report(models: list[str], baselines: list[str]) -> str:
                 "the test column averages those, the oracle column the 21 of the selection data.\n"),
              "## Tables 1-3 layout: mean Pearson ×100, test and oracle selection\n", to_markdown(table), "",
              "Averaged word vectors without training on pairs (test column): "
-             + ", ".join(f"`{b}` {gran_dataset_table({b: datasets[b]}, sets)[b].iloc[-1]:.2f}" for b in baselines)
+             + ", ".join(f"`{b}` {per_set[b].iloc[-1]:.2f}" for b in baselines)
              + ".\n",
              "## Per dataset (Pearson ×100; the selected checkpoint of each model)\n",
-             to_markdown(gran_dataset_table(datasets, sets)), "",
+             to_markdown(per_set), "",
              "## Training pairs (`stages/pairs.py`)\n",
              "Positives only (negatives come from the mini-batch). Twitter URL: label 1 of the tokenised train set and "
              "raw test pairs with ≥ 4 of 6 paraphrase votes (Lan et al. 2017); MSRP: label 1 of train and test; "
