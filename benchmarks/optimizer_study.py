@@ -16,14 +16,14 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from sentemb.corpus import TokenCorpus
-from sentemb.encoders import AverageEncoder
-from sentemb.evaluation import KENTER_GROUPS, evaluate, load_benchmarks
-from sentemb.models import WordAveragingModel
+from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
+from sentemb.data.benchmarks import KENTER_GROUPS, load_benchmarks
+from sentemb.data.corpus import TokenCorpus
+from sentemb.data.vocab import Vocabulary
+from sentemb.evaluation.sts import evaluate
+from sentemb.models import WordAveragingModel, keyed_vectors
+from sentemb.siamese_cbow.encoder import AverageEncoder
 from sentemb.text import TextConfig
-from sentemb.training import AdjacentSentenceConfig, train_adjacent_sentences
-from sentemb.vocab import Vocabulary
-from sentemb.wordvectors import keyed_vectors
 
 SETTINGS = [
     ("untrained", None),
@@ -64,7 +64,7 @@ def main() -> None:
             first, last = float(rows[0][3]), float(rows[-1][3])
         w = enc.embedding.weight.detach()
         change = float((w - w0).norm() / w0.norm())
-        model = WordAveragingModel(name, keyed_vectors(vocab, w.numpy()), text)
+        model = WordAveragingModel(name, keyed_vectors(vocab.words, vocab.counts, w.numpy()), text)
         r = evaluate(model, bench).datasets["pearson"].mean()
         print(f"{name:24s} loss {first:.4f} → {last:.4f}  |ΔW|/|W0| {change:8.4f}  STS12-15 r {r:6.2f}  "
               f"{time.perf_counter() - t0:6.1f} s", flush=True)

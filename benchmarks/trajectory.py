@@ -14,14 +14,14 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from sentemb.corpus import TokenCorpus
-from sentemb.encoders import AverageEncoder
-from sentemb.evaluation import KENTER_GROUPS, evaluate, load_benchmarks
-from sentemb.models import WordAveragingModel
+from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
+from sentemb.data.benchmarks import KENTER_GROUPS, load_benchmarks
+from sentemb.data.corpus import TokenCorpus
+from sentemb.data.vocab import Vocabulary
+from sentemb.evaluation.sts import evaluate
+from sentemb.models import WordAveragingModel, keyed_vectors
+from sentemb.siamese_cbow.encoder import AverageEncoder
 from sentemb.text import TextConfig
-from sentemb.training import AdjacentSentenceConfig, train_adjacent_sentences
-from sentemb.vocab import Vocabulary
-from sentemb.wordvectors import keyed_vectors
 
 
 def main() -> None:
@@ -45,7 +45,8 @@ def main() -> None:
     def score(step: int, encoder) -> None:
         w = encoder.embedding.weight.detach().cpu().numpy()
         norms = np.linalg.norm(w, axis=1)
-        r = evaluate(WordAveragingModel("x", keyed_vectors(vocab, w), text), bench).datasets["pearson"].mean()
+        model = WordAveragingModel("x", keyed_vectors(vocab.words, vocab.counts, w), text)
+        r = evaluate(model, bench).datasets["pearson"].mean()
         print(f"step {step:7d}  sentences {step * cfg.batch_size:9d}  STS12-15 r {r:6.2f}  "
               f"norm(top-10 words)/median {norms[:10].mean() / np.median(norms):5.2f}", flush=True)
 

@@ -6,14 +6,17 @@ first principal component removed, fitted per evaluation set or once on training
 """
 
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
+from pydantic import PositiveFloat, PositiveInt
 
-from sentemb.corpus import TokenCorpus
+from sentemb.data.corpus import TokenCorpus
+from sentemb.data.vocab import Vocabulary
 from sentemb.errors import SentembError
-from sentemb.models import load_model, save_weighted_average_model
-from sentemb.vocab import Vocabulary
-from sentemb.weighting import (
+from sentemb.models import load_word_vectors
+from sentemb.salience.model import WeightedAverageModel, save_weighted_average_model
+from sentemb.salience.weighting import (
     WEIGHTINGS,
     first_principal_component,
     isf_weights,
@@ -22,16 +25,23 @@ from sentemb.weighting import (
     sif_weights,
 )
 
-from _common import params, run
+from _common import Section, params, run, text_config
+
+
+class Baselines(Section):
+    sif_a: PositiveFloat = 1e-3
+    component_fit: Literal["per_set", "corpus"] = "per_set"
+    component_sentences: PositiveInt = 100_000
+    seed: int = 1
 
 
 def main(vectors_name: str, weighting: str) -> None:
     if weighting not in WEIGHTINGS:
         raise SentembError(f"unknown weighting {weighting!r} (expected one of {', '.join(WEIGHTINGS)})")
-    p = params("baselines")
+    p = params("baselines", Baselines)
     name = f"{vectors_name}-{weighting}"
     vocab = Vocabulary.load("data/vocab.tsv")
-    base = load_model(Path("models") / vectors_name)
+    kv = load_word_vectors(Path("models") / vectors_name)
     info: dict = {"weighting": weighting}
     if weighting.startswith("isf"):
         corpus = TokenCorpus.load("data/corpus")
@@ -50,20 +60,16 @@ def main(vectors_name: str, weighting: str) -> None:
             corpus = TokenCorpus.load("data/corpus")
             rng = np.random.default_rng(p.seed)
             sample = rng.choice(corpus.n_sentences, size=min(p.component_sentences, corpus.n_sentences), replace=False)
-            kv = base.vectors
-            q = np.zeros(len(kv), dtype=np.float32)  # the weights in the vectors' order, as the model applies them
-            order = np.array([kv.key_to_index[w] for w in vocab.words])
+            order = np.array([kv.key_to_index[w] for w in vocab.words])  # vocabulary id → row of the vectors
+            q = np.zeros(len(kv), dtype=np.float32)
             q[order] = weights
-            emb = np.zeros((len(sample), kv.vector_size), dtype=np.float32)
-            for row, s in enumerate(np.sort(sample)):
-                ids = order[corpus.sentence(s)]
-                if len(ids):
-                    emb[row] = q[ids] @ kv.vectors[ids] / len(ids)  # Eq. 1, as WeightedAverageModel.encode
+            model = WeightedAverageModel(name, kv, q, text_config())
+            emb = model.weighted_average_ids([order[corpus.sentence(s)] for s in np.sort(sample)])
             component = first_principal_component(emb)
             info |= {"component_sentences": len(sample)}
     save_weighted_average_model(f"models/{name}", name, Path("models") / vectors_name, vocab.words, weights,
-                                vocab.counts, base.text, weighting=weighting, component_fit=fit, component=component,
-                                info=info)
+                                vocab.counts, text_config(), weighting=weighting, component_fit=fit,
+                                component=component, info=info)
     print(f"baseline {name}: {info}")
 
 

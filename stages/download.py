@@ -3,16 +3,26 @@
 
 from pathlib import Path
 
-from sentemb.sources import fetch_sources, source_files
+from pydantic import Field
 
-from _common import params, run
+from sentemb.data.sources import fetch_sources, source_files
+
+from _common import Section, params, run
+
+
+class Download(Section):
+    mirror: str | None = "../shared/data"
+    use_network: bool = True
+    corpus: list[str] = Field(min_length=1)
+    benchmarks: list[str] = Field(min_length=1)
+    resources: list[str] = Field(default_factory=list)
 
 OUT = Path("data/raw")
 BENCHMARK_DIRS = ("sts", "sick", "stsbenchmark", "pit2015", "norms", "pairs")
 
 
 def main() -> None:
-    p = params("download")
+    p = params("download", Download)
     names = p.corpus + p.benchmarks + p.resources
     for n in names:  # unknown names fail before anything is written
         source_files(n)

@@ -2,21 +2,32 @@
 word similarity (SimLex-999, WordSim-353) for models that own their word vectors."""
 
 from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
 
 from sentemb.atomic import atomic_open, write_json
-from sentemb.evaluation import aggregate, evaluate, load_benchmarks, word_similarity
-from sentemb.models import WeightedAverageModel, WordAveragingModel, load_model
+from sentemb.data.benchmarks import load_benchmarks
+from sentemb.evaluation.sts import aggregate, evaluate
+from sentemb.models import WordAveragingModel, load_model
 
-from _common import params, run
+from _common import Section, params, run
+
+
+class Evaluate(Section):
+    benchmarks: list[Literal["STS12", "STS13", "STS14", "STS15", "STS16", "SICK-R", "STS-B", "PIT-2015"]] = Field(
+        min_length=1)
 
 
 def main(name: str) -> None:
-    p = params("evaluate")
+    p = params("evaluate", Evaluate)
     model = load_model(Path("models") / name)
     ev = evaluate(model, load_benchmarks("data/raw", p.benchmarks))
     metrics = aggregate(ev)
-    if isinstance(model, WordAveragingModel) and not isinstance(model, WeightedAverageModel):
-        metrics["word_similarity"] = word_similarity(model.vectors)  # the vectors are this model's own
+    if type(model) is WordAveragingModel:  # the vectors are this model's own (not a weighting of another's)
+        from sentemb.evaluation.word_similarity import word_similarity  # a dependency of these stages only
+
+        metrics["word_similarity"] = word_similarity(model.vectors)
     write_json(f"metrics/{name}.json", metrics)
     with atomic_open(f"metrics/{name}.datasets.csv", newline="") as fh:
         ev.datasets.round(4).to_csv(fh, index=False)

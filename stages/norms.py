@@ -7,8 +7,9 @@ import numpy as np
 
 from sentemb.atomic import write_json
 from sentemb.errors import SentembError
-from sentemb.models import WeightedAverageModel, load_model
-from sentemb.norms import load_norms, norm_correlations
+from sentemb.models import load_model
+from sentemb.salience.model import WeightedAverageModel
+from sentemb.salience.norms import load_norms, norm_correlations
 
 from _common import run
 

@@ -4,19 +4,28 @@ Gimpel for the "oracle" mode) tokenised → data/pairs/selection.tsv, and the co
 
 from itertools import islice
 from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, PositiveInt
 
 from sentemb.atomic import atomic_path, write_json
-from sentemb.evaluation import GRAN_GROUPS, evaluation_sentences, load_benchmarks
-from sentemb.pairs import READERS, build_training_pairs, read_ppdb_lexical, read_twitter_url, write_pairs
+from sentemb.data.benchmarks import GRAN_GROUPS, evaluation_sentences, load_benchmarks
+from sentemb.data.pairs import READERS, build_training_pairs, read_ppdb_lexical, read_twitter_url, write_pairs
 from sentemb.text import tokenize
 
-from _common import params, run, text_config
+from _common import Section, params, run, text_config
+
+
+class Pairs(Section):
+    sources: list[Literal["twitter-url", "msrp", "turkcorpus"]] = Field(min_length=1)
+    twitter_min_votes: int = Field(4, ge=0, le=6)
+    max_pairs: PositiveInt | None = None
 
 RAW = Path("data/raw")
 
 
 def main() -> None:
-    p = params("pairs")
+    p = params("pairs", Pairs)
     text = text_config()
     sources = {n: islice(read_twitter_url(RAW, p.twitter_min_votes) if n == "twitter-url" else READERS[n](RAW),
                          p.max_pairs) for n in p.sources}

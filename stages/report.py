@@ -5,10 +5,12 @@ import json
 from pathlib import Path
 
 import pandas as pd
+from pydantic import Field
 
+from _paraphrastic import paraphrastic_params
 from sentemb.atomic import atomic_open, write_json
-from sentemb.evaluation import GRAN_GROUPS, NWS_SETS
-from sentemb.report import (
+from sentemb.data.benchmarks import GRAN_GROUPS, NWS_SETS
+from sentemb.evaluation.report import (
     NWS_EMBEDDINGS,
     NWS_METHODS,
     gran_dataset_table,
@@ -28,10 +30,18 @@ from sentemb.report import (
     read_nws_table3,
     regularization,
     to_markdown,
-    wilcoxon_table,
 )
+from sentemb.evaluation.significance import wilcoxon_table
+from sentemb.paraphrastic.composition import ENCODER_ARGS
 
-from _common import ENCODER_ARGS, params, paraphrastic_params, run
+from _common import Section, params, run
+
+
+class Report(Section):
+    models: list[str] = Field(min_length=1)
+    nws_vectors: list[str] = Field(default_factory=list)
+    paraphrastic: list[str] = Field(default_factory=list)
+    paraphrastic_baselines: list[str] = Field(default_factory=list)
 
 NOTE = """\
 Pearson's r ×100 ({metric} table: Spearman's ρ ×100 below). "(paper)" = Kenter et al. 2016, Table 1, trained on the
@@ -51,6 +61,12 @@ STS-B). ISF is the paper's 1/sf(w); ISF-log is log(N/sf(w)); SMOOTH is SIF's a/(
 removal; SIF + PC removes the first principal component ({fit}). * marks NWS where its r lies above the 95%
 Fisher-z confidence interval of ISF's r on that dataset (the paper's significance mark).
 """
+
+
+def component_fit(vectors: list[str]) -> str:
+    """How the SIF + PC models removed their common component, as their configs record it ("per set", "corpus")."""
+    fits = {json.loads(Path(f"models/{v}-sif-pc/config.json").read_text())["component_fit"] for v in vectors}
+    return " / ".join(sorted(fits)).replace("_", " ")
 
 
 def bollegala_report(vectors: list[str], fit: str) -> str:
@@ -102,9 +118,9 @@ every 1/`evals_per_epoch` of an epoch.
 Training data differ. The paper trained on SimpWiki (167,689 simple/standard Wikipedia sentence pairs) or PPDB XL
 phrase pairs, from PARAGRAM-SL999 vectors (PPDB XL lexical pairs from GloVe 840B, SimLex-999 ≈ 0.68). Neither corpus
 could be staged; ours are the {pairs} positive sentence pairs of `metrics/pairs.json` (Twitter URL corpus, MSRP,
-TurkCorpus, see below), from our PARAGRAM vectors (`train@paragram`: PPDB XL lexical pairs from our GloVe, trained on
-126M tokens). Where the paper has no row for our regularisation, its unregularised SimpWiki row is shown and named.
-The paper chose every negative by MAX.
+TurkCorpus, see below), from our PARAGRAM vectors (`paraphrastic@paragram`: PPDB XL lexical pairs from our GloVe,
+trained on 126M tokens). Where the paper has no row for our regularisation, its unregularised SimpWiki row is shown and
+named. The paper chose every negative by MAX.
 """
 
 
@@ -158,7 +174,7 @@ def wieting_report(models: list[str], baselines: list[str]) -> str:
 
 
 def main() -> None:
-    p = params("report")
+    p = params("report", Report)
     reference = read_kenter_table("reference/kenter2016_table1.csv")
     ours = {m: read_datasets_csv(f"metrics/{m}.datasets.csv") for m in p.models}
     parts = ["# Results beside Kenter et al. (2016), Table 1\n", NOTE.format(metric="first"), ""]
@@ -178,7 +194,7 @@ def main() -> None:
         fh.write("\n".join(parts))
     if p.nws_vectors:
         with atomic_open("reports/bollegala2018_tables.md") as fh:
-            fh.write(bollegala_report(p.nws_vectors, params("baselines").component_fit.replace("_", " ")))
+            fh.write(bollegala_report(p.nws_vectors, component_fit(p.nws_vectors)))
     if p.paraphrastic:
         with atomic_open("reports/wieting2017_tables.md") as fh:
             fh.write(wieting_report(p.paraphrastic, p.paraphrastic_baselines))

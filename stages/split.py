@@ -2,15 +2,27 @@
 
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Literal
 
+from pydantic import PositiveInt
 from tqdm import tqdm
 
 from sentemb.atomic import atomic_open, write_json
-from sentemb.corpus import Document, iter_documents
+from sentemb.data.documents import Document, iter_documents
 from sentemb.errors import SentembError
 from sentemb.text import TextConfig, split_sentences, tokenize
 
-from _common import params, run
+from _common import Section, params, run
+
+
+class Text(Section):
+    tokenizer: Literal["treebank", "wordpunct"] = "treebank"
+    lowercase: bool = True
+
+
+class Split(Section):
+    max_documents: PositiveInt | None = None
+    jobs: PositiveInt = 2
 
 RAW = Path("data/raw/corpus")
 OUT = Path("data/sentences")
@@ -45,7 +57,7 @@ def _documents(paths: list[Path], max_documents: int | None):
 
 
 def main() -> None:
-    text, sp = params("text"), params("split")
+    text, sp = params("text", Text), params("split", Split)
     config = TextConfig(tokenizer=text.tokenizer, lowercase=text.lowercase)
     paths = shards()
     stats = {"documents": 0, "sentences": 0, "tokens": 0, "shards": {}}

@@ -4,19 +4,25 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from pydantic import PositiveInt
 from tqdm import tqdm
 
 from sentemb.atomic import atomic_path, write_json
-from sentemb.corpus import build_token_corpus, read_sentence_file
-from sentemb.vocab import Vocabulary
+from sentemb.data.corpus import build_token_corpus, read_sentence_file
+from sentemb.data.vocab import Vocabulary
 
-from _common import params, run
+from _common import Section, params, run
+
+
+class Vocab(Section):
+    min_count: PositiveInt = 5
+    max_size: PositiveInt | None = None
 
 SENTENCES = Path("data/sentences")
 
 
 def main() -> None:
-    p = params("vocab")
+    p = params("vocab", Vocab)
     sentence_file = SENTENCES / "sentences.txt"
     counts: Counter = Counter()
     n_docs = 0

@@ -1,15 +1,8 @@
 import numpy as np
 import pytest
 
-from sentemb.corpus import (
-    TokenCorpus,
-    build_token_corpus,
-    detect_format,
-    iter_documents,
-    read_gutenberg,
-    read_sentence_file,
-    read_wikiextractor,
-)
+from sentemb.data.corpus import TokenCorpus, build_token_corpus, read_sentence_file
+from sentemb.data.documents import detect_format, iter_documents, read_gutenberg, read_wikiextractor
 from sentemb.errors import SentembError
 
 

@@ -4,18 +4,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from sentemb.data.benchmarks import load_benchmarks, read_sick, read_sts_pairs, read_stsb
 from sentemb.errors import SentembError
-from sentemb.evaluation import (
-    Evaluation,
-    aggregate,
-    correlations,
-    cosine_scores,
-    evaluate,
-    load_benchmarks,
-    read_sick,
-    read_sts_pairs,
-    read_stsb,
-)
+from sentemb.evaluation.sts import Evaluation, aggregate, correlations, cosine_scores, evaluate
 
 # scored pairs per dataset, as published by the organisers (and in the data PROVENANCE)
 PUBLISHED = {
@@ -158,7 +149,7 @@ def test_evaluate_scores_each_pair_by_cosine(tmp_path):
 def test_wilcoxon_between_models_per_dataset():
     import pandas as pd
 
-    from sentemb.report import wilcoxon_table
+    from sentemb.evaluation.significance import wilcoxon_table
 
     rng = np.random.default_rng(1)
     base = pd.DataFrame({"group": "STS12", "dataset": ["x"] * 30 + ["y"] * 30, "pair": list(range(30)) * 2,
@@ -174,8 +165,8 @@ def test_wilcoxon_between_models_per_dataset():
 def test_fisher_interval_and_the_nws_significance_mark():
     import pandas as pd
 
-    from sentemb.evaluation import NWS_SETS
-    from sentemb.report import fisher_interval, nws_table1
+    from sentemb.data.benchmarks import NWS_SETS
+    from sentemb.evaluation.report import fisher_interval, nws_table1
 
     low, high = fisher_interval(np.array([0.5]), np.array([103]))
     # atanh(0.5) = 0.5493; ± 1.95996 / 10 → tanh(0.3533), tanh(0.7453)

@@ -3,9 +3,9 @@ import pytest
 import scipy.sparse as sp
 import torch
 
-from sentemb.corpus import build_token_corpus
+from sentemb.data.corpus import build_token_corpus
 from sentemb.errors import SentembError
-from sentemb.glove import cooccurrence_matrix, glove_weight, train_glove
+from sentemb.wordvectors.glove import cooccurrence_matrix, glove_weight, train_glove
 
 
 def test_cooccurrence_equals_a_hand_count():

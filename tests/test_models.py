@@ -3,18 +3,17 @@ import pytest
 from typer.testing import CliRunner
 
 from sentemb.cli import app
+from sentemb.data.vocab import Vocabulary
 from sentemb.errors import SentembError
-from sentemb.models import load_model, save_word_averaging_model
+from sentemb.models import keyed_vectors, load_model, save_word_averaging_model
 from sentemb.text import TextConfig
-from sentemb.vocab import Vocabulary
-from sentemb.wordvectors import keyed_vectors
 
 
 @pytest.fixture
 def model_dir(tmp_path):
     vocab = Vocabulary(["a", "man", "plays", "guitar", "n't"], [9, 8, 7, 6, 5])
     vectors = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=np.float32)
-    save_word_averaging_model(tmp_path / "m", "toy", keyed_vectors(vocab, vectors), TextConfig())
+    save_word_averaging_model(tmp_path / "m", "toy", keyed_vectors(vocab.words, vocab.counts, vectors), TextConfig())
     return tmp_path / "m"
 
 
@@ -31,7 +30,13 @@ def test_bad_model_directories_are_clear_errors(tmp_path, model_dir):
     with pytest.raises(SentembError, match="missing model config"):
         load_model(tmp_path / "nothing")
     (model_dir / "config.json").write_text('{"type": "skip_thought"}')
-    with pytest.raises(SentembError, match="unknown model type 'skip_thought'"):
+    with pytest.raises(SentembError, match=r"'loader' must name a sentemb module \(got None; model type 'skip_th"):
+        load_model(model_dir)
+    (model_dir / "config.json").write_text('{"type": "x", "loader": "os"}')  # never a module outside sentemb
+    with pytest.raises(SentembError, match="'loader' must name a sentemb module"):
+        load_model(model_dir)
+    (model_dir / "config.json").write_text('{"type": "x", "loader": "sentemb.skip_thought"}')
+    with pytest.raises(SentembError, match=r"unknown loader 'sentemb\.skip_thought'"):
         load_model(model_dir)
     (model_dir / "config.json").write_text("{not json")
     with pytest.raises(SentembError, match=r"config.json:1: malformed JSON"):

@@ -3,7 +3,7 @@ import math
 import pytest
 import torch
 
-from sentemb.objectives import adjacent_sentence_loss
+from sentemb.adjacent import adjacent_sentence_loss
 
 
 def test_siamese_cbow_loss_against_a_hand_computed_example():

@@ -8,11 +8,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from sentemb.composition import COMPOSITIONS, GRANComposition, PaddedBatch, build_composition, reverse_padded
-from sentemb.errors import SentembError
-from sentemb.evaluation import evaluation_sentences, load_benchmarks, read_pit2015
-from sentemb.models import load_model, save_word_averaging_model
-from sentemb.pairs import (
+from sentemb.data.benchmarks import evaluation_sentences, load_benchmarks, read_pit2015
+from sentemb.data.pairs import (
     build_training_pairs,
     match_key,
     read_msrp,
@@ -20,19 +17,27 @@ from sentemb.pairs import (
     read_turkcorpus,
     read_twitter_url,
 )
-from sentemb.paraphrastic import (
+from sentemb.data.vocab import Vocabulary
+from sentemb.errors import SentembError
+from sentemb.models import keyed_vectors, load_model, save_word_averaging_model
+from sentemb.paraphrastic.composition import (
+    COMPOSITIONS,
+    GRANComposition,
+    PaddedBatch,
+    build_composition,
+    reverse_padded,
+)
+from sentemb.paraphrastic.model import save_paraphrastic_model
+from sentemb.paraphrastic.training import (
     IdPairs,
     ParaphraseConfig,
     margin_loss,
     negative_indices,
-    save_paraphrastic_model,
     scramble,
     sts_selector,
     train_paraphrastic,
 )
 from sentemb.text import TextConfig
-from sentemb.vocab import Vocabulary
-from sentemb.wordvectors import keyed_vectors
 
 # every member of the family, as (encoder, arguments)
 FAMILY = {
@@ -219,7 +224,7 @@ def test_saved_model_round_trip(tmp_path):
     vocab = Vocabulary(["the", "cat", "sat", "mat", "dog"], np.array([5, 4, 3, 2, 1]))
     base = _vectors(5, 8).numpy()
     text = TextConfig()
-    save_word_averaging_model(tmp_path / "base", "base", keyed_vectors(vocab, base), text)
+    save_word_averaging_model(tmp_path / "base", "base", keyed_vectors(vocab.words, vocab.counts, base), text)
     trained_words = ["cat", "the", "sat"]
     torch.manual_seed(0)
     enc = build_composition("lstmavg", base[[1, 0, 2]], bidirectional=True)
@@ -284,7 +289,7 @@ def test_pit2015_test_set(raw_root):
 
 
 def test_report_names_and_published_values():
-    from sentemb.report import gran_paper_values, paper_model_name, read_gran_tables, regularization
+    from sentemb.evaluation.report import gran_paper_values, paper_model_name, read_gran_tables, regularization
 
     assert [paper_model_name(*m) for m in [("avg", {}), ("lstm", {"output_gate": False}), ("rnn", {
         "activation": "identity"}), ("lstmavg", {"bidirectional": True}), ("gran", {"variant": 3}),

@@ -93,15 +93,35 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     assert set(summary) == {*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic}
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
     # changing the number of negatives touches the Siamese CBOW training stage alone
-    params = yaml.safe_load((proj / "params.yaml").read_text())
+    params_before = (proj / "params.yaml").read_text()
+    params = yaml.safe_load(params_before)
     params["model"]["neg"] = 5
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     params["nws"]["lr"] = 0.1
     params["paraphrastic"]["para-gran"]["variant"] = 3  # GRAN-3, by a params switch
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     changed = json.loads(_dvc(proj, "status", "--json").stdout)
-    assert set(changed) == {"train@siamese_cbow", *(f"train@{v}-nws" for v in vectors), "train@para-gran",
-                            "report"}
+    assert set(changed) == {"siamese_cbow", *(f"nws@{v}" for v in vectors), "paraphrastic@para-gran", "report"}
+    (proj / "params.yaml").write_text(params_before)
+    assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
+    # an edit to one family's code makes exactly that family's stages stale (and the report, which names the
+    # paraphrastic models from their encoder's arguments)
+    salience = {*(f"nws@{v}" for v in vectors), *(f"baseline@{v}-{w}" for v in vectors for w in ("isf", "isf-log",
+                "sif", "sif-pc")), *(f"evaluate-salience@{m}" for m in weighted), *(f"norms@{v}" for v in vectors)}
+    touched = {
+        "src/sentemb/siamese_cbow/encoder.py": {"siamese_cbow"},
+        "src/sentemb/salience/weighting.py": salience,
+        "src/sentemb/paraphrastic/composition.py": {"paraphrastic@paragram", *(f"paraphrastic@{m}" for m in
+                                                    paraphrastic), *(f"evaluate-paraphrastic@{m}" for m in
+                                                    paraphrastic), "report"},
+        "src/sentemb/wordvectors/glove.py": {"glove"},
+        "src/sentemb/wordvectors/word2vec.py": {"word2vec@sg", "word2vec@cbow"},
+    }
+    for path, expected in touched.items():
+        original = (proj / path).read_text()
+        (proj / path).write_text(original + "\n# an edit\n")
+        assert set(json.loads(_dvc(proj, "status", "--json").stdout)) == expected, path
+        (proj / path).write_text(original)
 
 
 @pytest.mark.slow
@@ -122,34 +142,34 @@ def _stage(proj: Path, *args: str) -> subprocess.CompletedProcess:
 
 def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     proj = _project(tmp_path, shared)
-    res = _stage(proj, "stages/train.py")
-    assert res.returncode == 2 and res.stderr.strip() == "error: usage: python stages/train.py NAME"
-    res = _stage(proj, "stages/train.py", "skip_thought")
+    res = _stage(proj, "stages/siamese_cbow.py")
+    assert res.returncode == 2 and res.stderr.strip() == "error: usage: python stages/siamese_cbow.py NAME"
+    res = _stage(proj, "stages/nws.py", "skip_thought")
     assert res.returncode == 1
-    assert res.stderr.strip().startswith(
-        "error: unknown model 'skip_thought'; trainable models: siamese_cbow, VECTORS-nws")
+    assert res.stderr.strip().startswith("error: unknown model 'skip_thought': Neural Word Salience models are named "
+                                         "VECTORS-nws")
     params = yaml.safe_load((proj / "params.yaml").read_text())
     params["model"]["neg"] = 0
     params["model"]["optimiser"] = "sgd"
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    res = _stage(proj, "stages/train.py", "siamese_cbow")
+    res = _stage(proj, "stages/siamese_cbow.py", "siamese_cbow")
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert "model.neg: Input should be greater than 0 (got 0)" in res.stderr
     assert "model.optimiser: Extra inputs are not permitted" in res.stderr
-    res = _stage(proj, "stages/pretrain.py", "fasttext")
-    assert res.returncode == 1 and "unknown word-vector model 'fasttext'" in res.stderr
-    res = _stage(proj, "stages/pretrain.py", "glove")
-    assert res.returncode == 1 and "pretrain.glove is a glove model, not word2vec" in res.stderr
+    res = _stage(proj, "stages/word2vec.py", "fasttext")
+    assert res.returncode == 1 and "unknown word-vector model 'fasttext'; pretrain defines: word2vec-sg" in res.stderr
+    res = _stage(proj, "stages/word2vec.py", "glove")
+    assert res.returncode == 1 and "pretrain.glove.method: Input should be 'word2vec' (got 'glove')" in res.stderr
     res = _stage(proj, "stages/baseline.py", "glove", "tfidf")
     assert res.returncode == 1 and "unknown weighting 'tfidf'" in res.stderr
     res = _stage(proj, "stages/evaluate.py", "nonexistent")
     assert res.returncode == 1 and "models/nonexistent/config.json: missing model config" in res.stderr
-    res = _stage(proj, "stages/train_paraphrastic.py", "para-transformer")
+    res = _stage(proj, "stages/paraphrastic.py", "para-transformer")
     assert res.returncode == 1 and "unknown paraphrastic model 'para-transformer'; paraphrastic defines: paragram, " \
         "para-avg" in res.stderr
     params["paraphrastic"]["para-gran"].update(encoder="transformer", scramble=1.5)
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    res = _stage(proj, "stages/train_paraphrastic.py", "para-gran")
+    res = _stage(proj, "stages/paraphrastic.py", "para-gran")
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert "paraphrastic.para-gran.encoder: Input should be 'avg', 'proj'" in res.stderr
     assert "paraphrastic.para-gran.scramble: Input should be less than or equal to 1 (got 1.5)" in res.stderr
@@ -161,7 +181,8 @@ def test_every_paraphrastic_setting_is_in_params_yaml():
     """`dvc exp run -S paraphrastic.NAME.KEY=V` can only override a key that params.yaml has (Hydra refuses new
     ones), so each model lists every setting its encoder reads."""
     sys.path.insert(0, str(ROOT / "stages"))
-    from _common import ENCODER_ARGS, Paraphrastic
+    from _paraphrastic import Paraphrastic
+    from sentemb.paraphrastic.composition import ENCODER_ARGS
 
     params = yaml.safe_load((ROOT / "params.yaml").read_text())["paraphrastic"]
     encoder_keys = {k for keys in ENCODER_ARGS.values() for k in keys}

@@ -7,17 +7,16 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
+from sentemb.adjacent import AdjacentSentenceConfig, TokenBatch, adjacent_sentence_loss, train_adjacent_sentences
 from sentemb.cli import app
-from sentemb.corpus import build_token_corpus
-from sentemb.encoders import SalienceEncoder, TokenBatch
+from sentemb.data.corpus import build_token_corpus
+from sentemb.data.vocab import Vocabulary
 from sentemb.errors import SentembError
-from sentemb.models import WeightedAverageModel, load_model, save_weighted_average_model, save_word_averaging_model
-from sentemb.norms import load_norms, norm_correlations
-from sentemb.objectives import adjacent_sentence_loss
-from sentemb.text import TextConfig
-from sentemb.training import AdjacentSentenceConfig, train_adjacent_sentences
-from sentemb.vocab import Vocabulary
-from sentemb.weighting import (
+from sentemb.models import keyed_vectors, load_model, save_word_averaging_model
+from sentemb.salience.encoder import SalienceEncoder
+from sentemb.salience.model import WeightedAverageModel, save_weighted_average_model
+from sentemb.salience.norms import load_norms, norm_correlations
+from sentemb.salience.weighting import (
     first_principal_component,
     isf_weights,
     log_isf_weights,
@@ -25,7 +24,7 @@ from sentemb.weighting import (
     sentence_frequencies,
     sif_weights,
 )
-from sentemb.wordvectors import keyed_vectors
+from sentemb.text import TextConfig
 
 
 def test_salience_encoder_is_equation_1():
@@ -120,7 +119,7 @@ def test_weighted_model_round_trip(tmp_path):
     vocab = Vocabulary(["the", "cat", "sat"], np.array([10, 3, 2]))
     vectors = np.array([[1, 0], [0, 1], [1, 1]], dtype=np.float32)
     text = TextConfig()
-    save_word_averaging_model(tmp_path / "vec", "vec", keyed_vectors(vocab, vectors), text)
+    save_word_averaging_model(tmp_path / "vec", "vec", keyed_vectors(vocab.words, vocab.counts, vectors), text)
     # rows in another order than the vectors, to check the match by word
     save_weighted_average_model(tmp_path / "vec-w", "vec-w", tmp_path / "vec", ["sat", "the", "cat"],
                                 np.array([2.0, 0.5, 1.0]), np.array([2, 10, 3]), text, weighting="test")

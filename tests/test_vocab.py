@@ -2,8 +2,8 @@ from collections import Counter
 
 import pytest
 
+from sentemb.data.vocab import Vocabulary
 from sentemb.errors import SentembError
-from sentemb.vocab import Vocabulary
 
 
 def test_min_count_and_order(tmp_path):

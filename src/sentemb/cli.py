@@ -27,7 +27,7 @@ def similarity(
     sentence2: str,
 ) -> None:
     """Cosine similarity of two sentences' embeddings (0 when either has no known word)."""
-    from sentemb.evaluation import cosine_scores
+    from sentemb.evaluation.sts import cosine_scores
     from sentemb.models import load_model
 
     try:
@@ -77,8 +77,8 @@ def evaluate(
     ] = None,
 ) -> None:
     """Score a model on the STS benchmarks and print Pearson/Spearman ×100 per dataset."""
-    from sentemb.evaluation import BENCHMARKS, load_benchmarks
-    from sentemb.evaluation import evaluate as run_eval
+    from sentemb.data.benchmarks import BENCHMARKS, load_benchmarks
+    from sentemb.evaluation.sts import evaluate as run_eval
     from sentemb.models import load_model
 
     try:

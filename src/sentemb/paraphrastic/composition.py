@@ -15,6 +15,7 @@ initial values by the training loop); every other parameter is a composition par
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -321,6 +322,28 @@ COMPOSITIONS: dict[str, type[CompositionEncoder]] = {
     "lstmavg": LSTMAverageComposition,
     "gran": GRANComposition,
 }
+
+
+def encode_ids(encoder: CompositionEncoder, sentences: Sequence[np.ndarray], batch_size: int = 512) -> np.ndarray:
+    """Embed token-id sentences in eval mode, longest first in batches: float32 (n, dim) on the CPU."""
+    device = encoder.embedding.weight.device
+    order = np.argsort([-len(s) for s in sentences], kind="stable")
+    out = np.zeros((len(sentences), encoder.dim), dtype=np.float32)
+    was_training = encoder.training
+    encoder.eval()
+    with torch.no_grad():
+        for i in range(0, len(order), batch_size):
+            rows = order[i:i + batch_size]
+            out[rows] = encoder(PaddedBatch.from_lists([sentences[r] for r in rows], device)).float().cpu().numpy()
+    encoder.train(was_training)
+    return out
+
+
+# the arguments each encoder of COMPOSITIONS takes besides the word vectors, dropout and word_dropout
+ENCODER_ARGS = {"avg": (), "proj": (), "dan": ("layers",), "rnn": ("activation",),
+                "lstm": ("output_gate", "bidirectional", "combine"),
+                "lstmavg": ("output_gate", "bidirectional", "combine"),
+                "gran": ("output_gate", "bidirectional", "combine", "variant")}
 
 
 def build_composition(name: str, vectors, **kwargs) -> CompositionEncoder:

@@ -32,10 +32,8 @@ composition parameters, and reads the rest from the word-vector model it started
 from __future__ import annotations
 
 import csv
-import json
 import logging
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -44,14 +42,15 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
-from scipy import stats
 from tqdm.auto import tqdm
 
-from sentemb.atomic import atomic_open, atomic_path
-from sentemb.composition import CompositionEncoder, PaddedBatch, build_composition
+from sentemb.atomic import atomic_open
+from sentemb.device import resolve_device
 from sentemb.errors import SentembError
-from sentemb.text import TextConfig, tokenize
-from sentemb.training import resolve_device
+from sentemb.evaluation.sts import correlations, cosine_scores
+from sentemb.evaluation.word_similarity import word_similarity
+from sentemb.models import keyed_vectors
+from sentemb.paraphrastic.composition import CompositionEncoder, PaddedBatch, encode_ids
 
 log = logging.getLogger(__name__)
 
@@ -314,33 +313,6 @@ def clip_grad_norm(params: Sequence[torch.nn.Parameter], max_norm: float) -> flo
 # selection scores
 
 
-def pearson_x100(pred: np.ndarray, gold: np.ndarray) -> float:
-    if len(pred) < 2 or np.ptp(pred) == 0 or np.ptp(gold) == 0:
-        return 0.0
-    return float(stats.pearsonr(pred, gold).statistic) * 100
-
-
-def encode_ids(encoder: CompositionEncoder, sentences: Sequence[np.ndarray], batch_size: int = 512) -> np.ndarray:
-    """Embed token-id sentences in eval mode, longest first in batches: float32 (n, dim) on the CPU."""
-    device = encoder.embedding.weight.device
-    order = np.argsort([-len(s) for s in sentences], kind="stable")
-    out = np.zeros((len(sentences), encoder.dim), dtype=np.float32)
-    was_training = encoder.training
-    encoder.eval()
-    with torch.no_grad():
-        for i in range(0, len(order), batch_size):
-            rows = order[i:i + batch_size]
-            out[rows] = encoder(PaddedBatch.from_lists([sentences[r] for r in rows], device)).float().cpu().numpy()
-    encoder.train(was_training)
-    return out
-
-
-def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
-    denom = np.where((na == 0) | (nb == 0), 1.0, na * nb)
-    return np.where((na == 0) | (nb == 0), 0.0, (a * b).sum(axis=1) / denom)
-
-
 @dataclass
 class IdPairs:
     """An evaluation set as token ids: sentences1/2 lists of int64 arrays and the gold scores."""
@@ -363,101 +335,23 @@ def sts_selector(sets: Sequence[IdPairs], groups: dict[str, Sequence[str]]
         r = {}
         for s in sets:
             emb = encode_ids(encoder, s.sentences1 + s.sentences2)
-            r[s.key] = pearson_x100(cosine_rows(emb[: len(s.gold)], emb[len(s.gold):]), s.gold)
+            r[s.key] = correlations(cosine_scores(emb[: len(s.gold)], emb[len(s.gold):])[0], s.gold)[0]
         return {name: float(np.mean([r[k] for k in keys])) for name, keys in groups.items()}
 
     return select
 
 
-def word_similarity_selector(pairs: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
-                             ) -> Callable[[CompositionEncoder], dict[str, float]]:
-    """A ``select`` scoring word vectors: Spearman ρ ×100 of cosine against gold per dataset.
+def word_similarity_selector(words: Sequence[str]) -> Callable[[CompositionEncoder], dict[str, float]]:
+    """A ``select`` scoring word vectors: Spearman ρ ×100 on SimLex-999 and WordSim-353 through gensim's
+    ``evaluate_word_pairs`` (:func:`sentemb.evaluation.word_similarity.word_similarity`), pairs with a word
+    outside ``words`` skipped.
 
     Args:
-        pairs: dataset name → (ids1, ids2, gold) over the pairs whose two words are in the vocabulary.
+        words: the word of each row of the encoder's embedding matrix.
     """
     def select(encoder: CompositionEncoder) -> dict[str, float]:
         w = encoder.embedding.weight.detach().float().cpu().numpy()
-        return {name: float(stats.spearmanr(cosine_rows(w[a], w[b]), gold).statistic) * 100
-                for name, (a, b, gold) in pairs.items()}
+        scores = word_similarity(keyed_vectors(words, np.zeros(len(words), dtype=np.int64), w))
+        return {name: s["spearman"] for name, s in scores.items()}
 
     return select
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# the saved model
-
-STATE = "encoder.pt"
-WORDS = "words.txt"
-
-
-class ParaphrasticModel:
-    """A trained composition encoder over word vectors, ``encode(sentences)`` like every saved model.
-
-    Unknown words are dropped (as in every model here); a sentence with no known word encodes to zeros.
-    """
-
-    def __init__(self, name: str, encoder: CompositionEncoder, index: dict[str, int], text: TextConfig) -> None:
-        self.name = name
-        self.encoder = encoder.eval()
-        self.index = index
-        self.text = text
-        self.dim = encoder.dim
-
-    def token_ids(self, sentence: str) -> np.ndarray:
-        get = self.index.get
-        return np.array([i for i in map(get, tokenize(sentence, self.text)) if i is not None], dtype=np.int64)
-
-    def encode(self, sentences: list[str]) -> np.ndarray:
-        """Embed raw sentences: float32, shape (len(sentences), dim)."""
-        return encode_ids(self.encoder, [self.token_ids(s) for s in sentences])
-
-
-def save_paraphrastic_model(directory: str | Path, name: str, encoder: CompositionEncoder, words: list[str],
-                            encoder_name: str, encoder_args: dict, vectors_model: str | Path, text: TextConfig,
-                            info: dict | None = None) -> None:
-    """Write ``config.json``, ``words.txt`` (the trained rows, in order) and ``encoder.pt`` (the state dict:
-    composition parameters and those rows) into ``directory``, replacing it atomically. The other rows are read
-    from ``vectors_model`` (stored relative to ``directory``) when loading."""
-    directory = Path(directory)
-    rel = Path(os.path.relpath(Path(vectors_model).resolve(), directory.resolve()))
-    with atomic_path(directory) as tmp:
-        tmp.mkdir(parents=True)
-        (tmp / WORDS).write_text("".join(w + "\n" for w in words), encoding="utf-8")
-        torch.save({k: v.detach().cpu() for k, v in encoder.state_dict().items()}, tmp / STATE)
-        config = {"name": name, "type": "paraphrastic", "encoder": encoder_name, "encoder_args": encoder_args,
-                  "vectors": rel.as_posix(), "words": WORDS, "state": STATE, "dim": encoder.dim,
-                  "text": text.to_dict()} | ({"info": info} if info else {})
-        (tmp / "config.json").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-
-
-def load_paraphrastic_model(directory: Path, config: dict, base_vectors, text: TextConfig) -> ParaphrasticModel:
-    """Rebuild a saved model over the full vocabulary of its word-vector model (``base_vectors``, gensim
-    KeyedVectors), with the trained rows put back.
-
-    Raises:
-        SentembError: a missing or malformed file, a trained word absent from the base vectors, or a state that
-            does not fit the encoder.
-    """
-    words_path, state_path = directory / config["words"], directory / config["state"]
-    for p in (words_path, state_path):
-        if not p.is_file():
-            raise SentembError(f"{p}: missing file of the paraphrastic model {directory}")
-    words = words_path.read_text(encoding="utf-8").split("\n")[:-1]
-    state = torch.load(state_path, map_location="cpu", weights_only=True)
-    trained = state.pop("embedding.weight")
-    if trained.shape[0] != len(words):
-        raise SentembError(f"{state_path}: {trained.shape[0]} embedding rows for {len(words)} words in {words_path}")
-    index = base_vectors.key_to_index
-    missing = [w for w in words if w not in index]
-    if missing:
-        raise SentembError(f"{words_path}: {len(missing)} words are not in the base vectors, e.g. {missing[0]!r}")
-    full = torch.from_numpy(np.array(base_vectors.vectors, dtype=np.float32))
-    full[torch.as_tensor([index[w] for w in words])] = trained.float()
-    encoder = build_composition(config["encoder"], full, **config.get("encoder_args", {}))
-    state["embedding.weight"] = full
-    try:
-        encoder.load_state_dict(state)
-    except RuntimeError as e:
-        raise SentembError(f"{state_path}: does not fit encoder {config['encoder']!r} ({e})") from None
-    return ParaphrasticModel(config.get("name", directory.name), encoder, dict(index), text)

@@ -1,4 +1,5 @@
-"""The report: our per-dataset scores beside the published ones (Kenter et al. 2016, Table 1)."""
+"""The report tables: our per-dataset scores beside the published ones (Kenter et al. 2016 Table 1; Bollegala et
+al. Tables 1-3; Wieting & Gimpel 2017 Tables 1-3)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from sentemb.data.benchmarks import STS_YEARS
 from sentemb.errors import SentembError
-from sentemb.evaluation import STS_YEARS
+from sentemb.evaluation.significance import fisher_interval
 
 # our model name → Kenter et al.'s system name in Table 1
 KENTER_SYSTEMS = {"word2vec-sg": "word2vec_skipgram", "word2vec-cbow": "word2vec_cbow", "siamese_cbow": "siamese_cbow"}
@@ -47,30 +48,6 @@ def read_datasets_csv(path: str | Path) -> pd.DataFrame:
     if not p.is_file():
         raise SentembError(f"{p}: missing per-dataset metrics (run the evaluate stage for this model)")
     return pd.read_csv(p)
-
-
-def wilcoxon_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
-    """Wilcoxon signed-rank test between two models' per-pair similarity scores on each dataset, as Kenter et al.
-    §3.3 test Siamese CBOW against word2vec CBOW (they call p < 0.0001 significant).
-
-    Args:
-        a, b: per-pair scores (``results/MODEL/pair_scores.tsv``: group, dataset, pair, gold, score).
-
-    Returns:
-        Rows (group, dataset, p); p is 1.0 where the two models score every pair alike.
-
-    Raises:
-        SentembError: when the two files do not hold the same pairs.
-    """
-    merged = a.merge(b, on=["group", "dataset", "pair"], suffixes=("_a", "_b"))
-    if len(merged) != len(a) or len(merged) != len(b):
-        raise SentembError("pair scores of the two models cover different pairs; evaluate both on the same benchmarks")
-    rows = []
-    for (group, dataset), sub in merged.groupby(["group", "dataset"], sort=False):
-        diff = sub["score_a"].to_numpy() - sub["score_b"].to_numpy()
-        p = 1.0 if np.all(diff == 0) else float(stats.wilcoxon(sub["score_a"], sub["score_b"]).pvalue)
-        rows.append({"group": group, "dataset": dataset, "p": p})
-    return pd.DataFrame(rows)
 
 
 def kenter_table(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, metric: str = "pearson") -> pd.DataFrame:
@@ -174,21 +151,6 @@ def _nws_rows(table: pd.DataFrame, columns: list[str], nws_sets: tuple[str, ...]
         {"group": "mean", "dataset": f"all {len(table)} datasets", **table[ours].mean().to_dict()},
     ]
     return pd.concat([table[["group", "dataset", *columns]], pd.DataFrame(means)], ignore_index=True)
-
-
-def fisher_interval(r: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Confidence interval of Pearson's r by the Fisher z-transformation: tanh(atanh(r) ± z_{(1+level)/2}/√(n−3)).
-
-    Args:
-        r: Pearson's r on the −1…1 scale, any shape.
-        n: pairs behind each r (> 3).
-
-    Returns:
-        ``(low, high)``, arrays shaped like ``r``.
-    """
-    z = np.arctanh(np.clip(np.asarray(r, dtype=np.float64), -0.999999, 0.999999))
-    half = stats.norm.ppf((1 + level) / 2) / np.sqrt(np.asarray(n, dtype=np.float64) - 3)
-    return np.tanh(z - half), np.tanh(z + half)
 
 
 def nws_table1(ours: dict[str, pd.DataFrame], nws_sets: tuple[str, ...], marked: str = "NWS",

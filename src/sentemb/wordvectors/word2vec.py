@@ -1,4 +1,4 @@
-"""Word vectors through gensim: word2vec skip-gram / CBOW on the shared vocabulary, and KeyedVectors I/O."""
+"""word2vec skip-gram / CBOW through gensim, on the shared vocabulary (Mikolov et al. 2013)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ import logging
 import time
 from pathlib import Path
 
-import numpy as np
 from gensim.models import KeyedVectors, Word2Vec
 
+from sentemb.data.vocab import Vocabulary
 from sentemb.errors import SentembError
-from sentemb.vocab import Vocabulary
 
 log = logging.getLogger(__name__)
 
@@ -69,29 +68,3 @@ def train_word2vec(
         "raw_words_per_second": round(raw / wall),
     }
     return model.wv, stats
-
-
-def keyed_vectors(vocab: Vocabulary, vectors: np.ndarray) -> KeyedVectors:
-    """Wrap an array of shape (V, dim) (row i = ``vocab.words[i]``) as gensim KeyedVectors with counts."""
-    if vectors.shape[0] != len(vocab):
-        raise SentembError(f"vectors: {vectors.shape[0]} rows for a vocabulary of {len(vocab)} words")
-    kv = KeyedVectors(vector_size=vectors.shape[1], count=0, dtype=np.float32)
-    kv.add_vectors(vocab.words, vectors.astype(np.float32))
-    for w, c in zip(vocab.words, vocab.counts.tolist(), strict=True):
-        kv.set_vecattr(w, "count", c)
-    return kv
-
-
-def load_keyed_vectors(path: str | Path) -> KeyedVectors:
-    """Load gensim KeyedVectors saved with ``KeyedVectors.save``.
-
-    Raises:
-        SentembError: missing or unreadable file.
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise SentembError(f"{p}: missing word-vector file (gensim KeyedVectors)")
-    try:
-        return KeyedVectors.load(str(p), mmap="r")
-    except Exception as e:  # gensim raises pickle/IO errors of many kinds
-        raise SentembError(f"{p}: not a gensim KeyedVectors file ({e})") from None

@@ -1,4 +1,5 @@
-"""train@NAME for the paraphrastic models (params ``paraphrastic.NAME``): Wieting et al. 2016 / Wieting & Gimpel 2017.
+"""paraphrastic@NAME: the paraphrastic models (params ``paraphrastic.NAME``), Wieting et al. 2016 and Wieting &
+Gimpel 2017.
 
 - ``pairs: sentences``: an encoder (AVG, PROJ, DAN, RNN, LSTM, LSTMAVG, GRAN …) trained on data/pairs/train.tsv from
   the word vectors models/VECTORS, the checkpoint selected on STS 2016 → a paraphrastic model in models/NAME.
@@ -12,44 +13,31 @@ import copy
 from pathlib import Path
 
 import numpy as np
-from gensim.test.utils import datapath
 
-from sentemb.composition import build_composition
-from sentemb.errors import SentembError
-from sentemb.evaluation import GRAN_GROUPS, KENTER_GROUPS, WORD_SIMILARITY
-from sentemb.models import WeightedAverageModel, WordAveragingModel, load_model, save_word_averaging_model
-from sentemb.pairs import read_pairs
-from sentemb.paraphrastic import (
+from _paraphrastic import paraphrastic_params
+from sentemb.data.benchmarks import GRAN_GROUPS, KENTER_GROUPS
+from sentemb.data.pairs import read_pairs
+from sentemb.evaluation.word_similarity import word_similarity_words
+from sentemb.models import load_word_vectors, save_word_averaging_model
+from sentemb.paraphrastic.composition import ENCODER_ARGS, build_composition
+from sentemb.paraphrastic.model import save_paraphrastic_model
+from sentemb.paraphrastic.training import (
     IdPairs,
     ParaphraseConfig,
-    save_paraphrastic_model,
     sts_selector,
     train_paraphrastic,
     word_similarity_selector,
 )
 
-from _common import ENCODER_ARGS, paraphrastic_params, run, text_config
+from _common import run, text_config
 
 PAIRS = Path("data/pairs")
-
-
-def _word_pairs(path: str) -> list[tuple[str, str, float]]:
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip() and not line.startswith("#"):
-                a, b, score = line.rstrip("\n").split("\t")[:3]
-                out.append((a.lower(), b.lower(), float(score)))
-    return out
 
 
 def main(name: str) -> None:
     p = paraphrastic_params(name)
     text = text_config()
-    base = load_model(Path("models") / p.vectors)
-    if not isinstance(base, WordAveragingModel) or isinstance(base, WeightedAverageModel):
-        raise SentembError(f"paraphrastic.{name}.vectors: models/{p.vectors} is not a word-vector model")
-    kv = base.vectors
+    kv = load_word_vectors(Path("models") / p.vectors, what=f"paraphrastic.{name}.vectors")
     if p.pairs == "sentences":
         rows = [(a.split(), b.split()) for _, a, b in read_pairs(PAIRS / "train.tsv", ("source", "sentence1",
                                                                                        "sentence2"))]
@@ -57,8 +45,7 @@ def main(name: str) -> None:
         extra = [w for _, a, b, _ in selection for w in (a + " " + b).split()]
     else:
         rows = [([a], [b]) for a, b in read_pairs(PAIRS / "ppdb-lexical.tsv", ("word1", "word2"))]
-        sim_pairs = {n: _word_pairs(datapath(f)) for n, f in WORD_SIMILARITY.items()}
-        extra = [w for pairs in sim_pairs.values() for a, b, _ in pairs for w in (a, b)]
+        extra = sorted(word_similarity_words())
     # the rows a run can touch: words of the pairs and of the selection data, in the base vectors' order
     index = kv.key_to_index
     rows_idx = sorted({index[w] for a, b in rows for w in a + b if w in index} | {index[w] for w in extra
@@ -85,11 +72,7 @@ def main(name: str) -> None:
                   "STS12-15": [k for k in sets if k.split(".")[0] in KENTER_GROUPS]}
         select = sts_selector(list(sets.values()), groups)
     else:
-        scored = {}
-        for n, wp in sim_pairs.items():
-            known = [(sub[a], sub[b], g) for a, b, g in wp if a in sub and b in sub]
-            scored[n] = tuple(np.asarray(c) for c in zip(*known, strict=True))
-        select = word_similarity_selector(scored)
+        select = word_similarity_selector(words)
     args = {k: getattr(p, k) for k in ENCODER_ARGS[p.encoder]}
     encoder = build_composition(p.encoder, kv.vectors[rows_idx], dropout=p.dropout, word_dropout=p.word_dropout,
                                 sparse=p.sparse_embeddings, **args)
@@ -98,7 +81,7 @@ def main(name: str) -> None:
           f"known word dropped), {len(words)} trained word vectors from models/{p.vectors}, selecting on {p.select}")
     stats = train_paraphrastic(encoder, pairs, config, select, p.select, log_path=f"metrics/train/{name}.csv")
     stats |= {"pairs": len(pairs), "trained_words": len(words)}
-    info = {"trainer": "sentemb.paraphrastic.train_paraphrastic", "training": stats}
+    info = {"trainer": "sentemb.paraphrastic.training", "training": stats}
     if p.pairs == "sentences":
         save_paraphrastic_model(f"models/{name}", name, encoder, words, p.encoder,
                                 args | {"dropout": p.dropout, "word_dropout": p.word_dropout},
@@ -106,7 +89,7 @@ def main(name: str) -> None:
     else:
         out = copy.deepcopy(kv)  # the same words, counts and order; the trained rows replaced
         out.vectors[rows_idx] = encoder.embedding.weight.detach().numpy()
-        save_word_averaging_model(f"models/{name}", name, out, base.text, info=info)
+        save_word_averaging_model(f"models/{name}", name, out, text, info=info)
     sel = stats["selected"]
     print(f"train {name}: selected epoch {sel['epoch']} by {p.select} "
           + ", ".join(f"{k} {v:.2f}" for k, v in sel.items() if k not in ("step", "epoch", "pairs_seen", "loss"))

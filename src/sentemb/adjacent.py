@@ -1,7 +1,11 @@
-"""One training loop: device, batching, learning-rate schedule, progress, loss log, throughput.
+"""Adjacent-sentence training, shared by Siamese CBOW (Kenter et al. 2016) and Neural Word Salience (Bollegala et
+al.): the token-id batch, the softmax loss over the previous, next and random sentences, and one training loop
+(device, batching, learning-rate schedule, progress, loss log, throughput).
 
-:func:`train_adjacent_sentences` trains any encoder on (centre, previous, next, negatives) tuples of a
-:class:`~sentemb.corpus.TokenCorpus` with :func:`~sentemb.objectives.adjacent_sentence_loss`.
+:func:`train_adjacent_sentences` trains any encoder that maps a :class:`TokenBatch` to (batch, dim) on
+(centre, previous, next, negatives) tuples of a :class:`~sentemb.data.corpus.TokenCorpus` with
+:func:`adjacent_sentence_loss`. The encoders live with their families (:mod:`sentemb.siamese_cbow`,
+:mod:`sentemb.salience`).
 """
 
 from __future__ import annotations
@@ -16,18 +20,76 @@ from pathlib import Path
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import nn
 from tqdm.auto import tqdm
 
 from sentemb.atomic import atomic_open
-from sentemb.corpus import TokenCorpus
-from sentemb.encoders import TokenBatch
+from sentemb.data.corpus import TokenCorpus
+from sentemb.device import resolve_device
 from sentemb.errors import SentembError
-from sentemb.objectives import adjacent_sentence_loss
 
 log = logging.getLogger(__name__)
 
 OPTIMIZERS = ("sgd", "adadelta", "adagrad", "sparse_adam")
+
+
+@dataclass
+class TokenBatch:
+    """Sentences as concatenated token ids, the layout of ``torch.nn.EmbeddingBag``.
+
+    Attributes:
+        ids: int64, shape (n_tokens,): token ids of all sentences, one after another.
+        offsets: int64, shape (batch,): where each sentence starts in ``ids``; an empty sentence has the same
+            offset as the next one.
+    """
+
+    ids: torch.Tensor
+    offsets: torch.Tensor
+
+    @classmethod
+    def from_numpy(cls, ids: np.ndarray, offsets: np.ndarray, device: torch.device | str = "cpu") -> TokenBatch:
+        return cls(torch.from_numpy(ids).to(device, non_blocking=True), torch.from_numpy(offsets).to(device))
+
+    @classmethod
+    def from_lists(cls, sentences: list[list[int]], device: torch.device | str = "cpu") -> TokenBatch:
+        lengths = np.array([len(s) for s in sentences], dtype=np.int64)
+        offsets = np.zeros(len(sentences), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=offsets[1:])
+        ids = np.fromiter((i for s in sentences for i in s), dtype=np.int64, count=int(lengths.sum()))
+        return cls.from_numpy(ids, offsets, device)
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+
+def adjacent_sentence_loss(
+    center: torch.Tensor, candidates: torch.Tensor, n_positive: int, similarity: str = "cosine"
+) -> torch.Tensor:
+    """Siamese CBOW's loss (Kenter et al. 2016 §2.1, Eq. 1 and the cross-entropy below it).
+
+    p_θ(s_i, s_j) = exp(sim(s_i, s_j)) / Σ_{s_r ∈ S+ ∪ S−} exp(sim(s_i, s_r)), no temperature;
+    L = −Σ_j p(s_i, s_j) log p_θ(s_i, s_j) with target p = 1/|S+| on each positive and 0 on each negative,
+    averaged over the batch.
+
+    Args:
+        center: float, shape (batch, dim): embeddings of the centre sentences s_i.
+        candidates: float, shape (batch, n_positive + n_negative, dim): the positives first, then the negatives.
+        n_positive: |S+| (2: the previous and the next sentence).
+        similarity: ``"cosine"`` (Siamese CBOW) or ``"dot"`` (inner product, Bollegala et al.'s Eq. 2).
+
+    Returns:
+        The mean loss, a scalar tensor (nats).
+    """
+    if similarity == "cosine":
+        sims = F.cosine_similarity(center.unsqueeze(1), candidates, dim=-1, eps=1e-8)
+    elif similarity == "dot":
+        sims = torch.einsum("bd,bkd->bk", center, candidates)
+    else:
+        raise ValueError(f"similarity must be 'cosine' or 'dot', got {similarity!r}")
+    log_p = F.log_softmax(sims, dim=1)
+    return -log_p[:, :n_positive].mean(dim=1).mean()
 
 
 class SparseAdadelta(torch.optim.Optimizer):
@@ -116,21 +178,6 @@ class AdjacentSentenceConfig:
             raise SentembError(f"model.optimizer: unknown optimizer {self.optimizer!r} (expected one of {OPTIMIZERS})")
         if not self.lr > 0 or not 0 < self.lr_floor <= 1:
             raise SentembError(f"model.lr/lr_floor: need lr > 0 and 0 < lr_floor <= 1, got {self.lr}, {self.lr_floor}")
-
-
-def resolve_device(device: str) -> torch.device:
-    """``"auto"`` → CUDA when available, else CPU.
-
-    Raises:
-        SentembError: ``"cuda"`` asked for on a machine without it, or an unknown name.
-    """
-    if device == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
-        raise SentembError(f"model.device: expected 'auto', 'cpu' or 'cuda', got {device!r}")
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise SentembError(f"model.device: {device!r} asked for, but CUDA is not available on this machine")
-    return torch.device(device)
 
 
 def training_tuples(corpus: TokenCorpus) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 import torch
 from tqdm.auto import tqdm
 
-from sentemb.corpus import TokenCorpus
+from sentemb.data.corpus import TokenCorpus
 from sentemb.errors import SentembError
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ def cooccurrence_matrix(
         if b == a:
             continue
         ids = np.asarray(corpus.token_ids[a:b], dtype=np.int32)
-        sentence = np.repeat(np.arange(s1 - s0, dtype=np.int32), np.diff(offsets[s0 : s1 + 1]))
+        sentence = corpus.sentence_index(s0, s1)
         rows, cols, vals = [], [], []
         for d in range(1, window + 1):
             same = sentence[d:] == sentence[:-d]

@@ -1,0 +1,48 @@
+"""Word similarity: SimLex-999 and WordSim-353 through gensim's ``evaluate_word_pairs``."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from gensim.test.utils import datapath
+
+WORD_SIMILARITY = {"SimLex-999": "simlex999.txt", "WordSim-353": "wordsim353.tsv"}
+
+
+def word_similarity(vectors) -> dict:
+    """Score word vectors on SimLex-999 (Hill et al. 2015) and WordSim-353 (Finkelstein et al. 2002), the copies
+    shipped in ``gensim/test/test_data``, with gensim's own ``KeyedVectors.evaluate_word_pairs`` (cosine,
+    case-insensitive, pairs with an unknown word skipped).
+
+    Args:
+        vectors: gensim KeyedVectors.
+
+    Returns:
+        ``{dataset: {"spearman": ρ×100, "pearson": r×100, "oov_percent": % of pairs skipped, "pairs": n}}``,
+        rounded to 2 decimals.
+    """
+    out = {}
+    for name, file in WORD_SIMILARITY.items():
+        path = datapath(file)
+        with open(path, encoding="utf-8") as fh:
+            n = sum(1 for line in fh if line.strip() and not line.startswith("#"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pearson, spearman, oov = vectors.evaluate_word_pairs(path, restrict_vocab=len(vectors))
+        out[name] = {"spearman": round(float(np.nan_to_num(spearman[0])) * 100, 2),
+                     "pearson": round(float(np.nan_to_num(pearson[0])) * 100, 2),
+                     "oov_percent": round(float(oov), 2), "pairs": n}
+    return out
+
+
+def word_similarity_words() -> set[str]:
+    """The words of SimLex-999 and WordSim-353 (gensim's copies), lower-cased as ``evaluate_word_pairs`` compares
+    them: the rows a word-vector trainer must keep to be scored on them."""
+    words = set()
+    for file in WORD_SIMILARITY.values():
+        with open(datapath(file), encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip() and not line.startswith("#"):
+                    words.update(w.lower() for w in line.split("\t")[:2])
+    return words

@@ -1,0 +1,10 @@
+"""Neural Word Salience (Bollegala et al.) and the weighting baselines it is compared with.
+
+- :mod:`~sentemb.salience.encoder`: fixed word vectors weighted by one learnt salience per word (Eq. 1).
+- :mod:`~sentemb.salience.train`: learning the saliences with the adjacent-sentence softmax over inner products
+  (Eq. 2-3) and the loop of :mod:`sentemb.adjacent`.
+- :mod:`~sentemb.salience.weighting`: ISF (Eq. 13), log ISF, SIF/SMOOTH and common-component removal (Arora et
+  al. 2017).
+- :mod:`~sentemb.salience.model`: the saved weighted-average model shared by NWS and the baselines.
+- :mod:`~sentemb.salience.norms`: psycholinguistic norms and their correlation with the saliences (§4.2).
+"""

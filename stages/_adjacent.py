@@ -1,0 +1,23 @@
+"""The params schema of adjacent-sentence training (sentemb.adjacent), shared by siamese_cbow (``model``) and
+nws@VECTORS (``nws``); both stages list this file as a dependency."""
+
+from typing import Literal
+
+from pydantic import Field, PositiveFloat, PositiveInt
+
+from _common import Section
+
+
+class AdjacentSentenceParams(Section):
+    """What sentemb.adjacent.AdjacentSentenceConfig takes, shared by Siamese CBOW and NWS."""
+
+    neg: PositiveInt = 2
+    batch_size: PositiveInt = 100
+    epochs: PositiveInt = 1
+    optimizer: Literal["sgd", "adadelta", "adagrad", "sparse_adam"] = "sgd"
+    lr: PositiveFloat = 1e-4
+    lr_floor: float = Field(1e-4, gt=0, le=1)
+    max_length: PositiveInt | None = None
+    seed: int = 1
+    device: str = "auto"
+    log_every: PositiveInt = 500

@@ -1,0 +1,52 @@
+"""glove: GloVe co-occurrence counts and fit (sentemb.wordvectors.glove) on the token-id corpus
+→ models/NAME/."""
+
+import time
+from typing import Literal
+
+from pydantic import PositiveFloat, PositiveInt
+
+from sentemb.data.corpus import TokenCorpus
+from sentemb.data.vocab import Vocabulary
+from sentemb.device import resolve_device
+from sentemb.models import keyed_vectors, save_word_averaging_model
+from sentemb.wordvectors.glove import cooccurrence_matrix, train_glove
+
+from _common import Section, params, run, text_config
+
+
+class GloveParams(Section):
+    method: Literal["glove"]
+    vector_size: PositiveInt = 300
+    window: PositiveInt = 10
+    x_max: PositiveFloat = 100.0
+    alpha: PositiveFloat = 0.75
+    lr: PositiveFloat = 0.05
+    epochs: PositiveInt = 5
+    batch_size: PositiveInt = 5000
+    seed: int = 1
+    device: str = "auto"
+
+
+def main(name: str) -> None:
+    p = params(f"pretrain.{name}", GloveParams, what="word-vector model")
+    text = text_config()
+    vocab = Vocabulary.load("data/vocab.tsv")
+    corpus = TokenCorpus.load("data/corpus")
+    t0 = time.perf_counter()
+    x = cooccurrence_matrix(corpus, len(vocab), window=p.window, progress=True)
+    count_seconds = time.perf_counter() - t0
+    print(f"pretrain {name}: {x.nnz:,} non-zero co-occurrence cells in {count_seconds:.0f} s", flush=True)
+    vectors, stats = train_glove(
+        x, p.vector_size, x_max=p.x_max, alpha=p.alpha, lr=p.lr, epochs=p.epochs,
+        batch_size=p.batch_size, seed=p.seed, device=resolve_device(p.device), progress=True,
+    )
+    stats = {"cooccurrence_seconds": round(count_seconds, 1)} | stats
+    save_word_averaging_model(f"models/{name}", name, keyed_vectors(vocab.words, vocab.counts, vectors), text,
+                              info={"trainer": "sentemb.wordvectors.glove.train_glove", "params": p.model_dump(),
+                                    "training": stats})
+    print(f"pretrain {name}: {stats}")
+
+
+if __name__ == "__main__":
+    run(main)

@@ -1,0 +1,34 @@
+"""siamese_cbow: Siamese CBOW word vectors (Kenter et al. 2016) trained on the token-id corpus, params ``model``
+→ models/siamese_cbow/ (a word-averaging model) and its loss log metrics/train/siamese_cbow.csv."""
+
+from pydantic import PositiveFloat, PositiveInt
+
+from _adjacent import AdjacentSentenceParams
+from sentemb.adjacent import AdjacentSentenceConfig
+from sentemb.data.corpus import TokenCorpus
+from sentemb.data.vocab import Vocabulary
+from sentemb.models import keyed_vectors, save_word_averaging_model
+from sentemb.siamese_cbow.train import train_siamese_cbow
+
+from _common import params, run, text_config
+
+
+class SiameseCBOWParams(AdjacentSentenceParams):
+    dim: PositiveInt = 300
+    init_std: PositiveFloat = 0.01
+
+
+def main(name: str) -> None:
+    p = params("model", SiameseCBOWParams)
+    vocab = Vocabulary.load("data/vocab.tsv")
+    corpus = TokenCorpus.load("data/corpus")
+    config = AdjacentSentenceConfig(similarity="cosine", **p.model_dump(exclude={"dim", "init_std"}))
+    vectors, stats = train_siamese_cbow(corpus, len(vocab), config, dim=p.dim, init_std=p.init_std,
+                                        log_path=f"metrics/train/{name}.csv")
+    save_word_averaging_model(f"models/{name}", name, keyed_vectors(vocab.words, vocab.counts, vectors),
+                              text_config(), info={"trainer": "sentemb.siamese_cbow.train", "training": stats})
+    print(f"train {name}: " + ", ".join(f"{k}={v}" for k, v in stats.items() if k != "config"))
+
+
+if __name__ == "__main__":
+    run(main)
