@@ -22,6 +22,7 @@ class GloveParams(Section):
     x_max: PositiveFloat = 100.0
     alpha: PositiveFloat = 0.75
     lr: PositiveFloat = 0.05
+    grad_clip: PositiveFloat = 100.0
     epochs: PositiveInt = 5
     batch_size: PositiveInt = 5000
     seed: int = 1
@@ -38,7 +39,7 @@ def main(name: str) -> None:
     count_seconds = time.perf_counter() - t0
     print(f"pretrain {name}: {x.nnz:,} non-zero co-occurrence cells in {count_seconds:.0f} s", flush=True)
     vectors, stats = train_glove(
-        x, p.vector_size, x_max=p.x_max, alpha=p.alpha, lr=p.lr, epochs=p.epochs,
+        x, p.vector_size, x_max=p.x_max, alpha=p.alpha, lr=p.lr, grad_clip=p.grad_clip, epochs=p.epochs,
         batch_size=p.batch_size, seed=p.seed, device=resolve_device(p.device), progress=True,
     )
     stats = {"cooccurrence_seconds": round(count_seconds, 1)} | stats

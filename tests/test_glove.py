@@ -1,3 +1,5 @@
+import itertools
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -5,7 +7,13 @@ import torch
 
 from sentemb.data.corpus import build_token_corpus
 from sentemb.errors import SentembError
-from sentemb.wordvectors.glove import cooccurrence_matrix, glove_weight, train_glove
+from sentemb.wordvectors.glove import (
+    _exclusive_cumsum_by_row,
+    cooccurrence_matrix,
+    glove_initial_parameters,
+    glove_weight,
+    train_glove,
+)
 
 
 def test_cooccurrence_equals_a_hand_count():
@@ -38,22 +46,17 @@ def test_weighting_function():
     np.testing.assert_allclose(glove_weight(x, 100.0, 0.75).numpy(), [0.01**0.75, 0.5**0.75, 1.0, 1.0], rtol=1e-6)
 
 
-def test_loss_falls_on_a_tiny_corpus():
-    rng = np.random.default_rng(1)
-    topics = [[f"t{k}w{j}" for j in range(8)] for k in range(3)]
-    docs = [[list(rng.choice(topics[d % 3], 6)) for _ in range(20)] for d in range(30)]
-    vocab = {w: i for i, w in enumerate(w for t in topics for w in t)}
-    x = cooccurrence_matrix(build_token_corpus(docs, vocab), len(vocab), window=3)
-    vectors, stats = train_glove(x, dim=10, epochs=20, batch_size=64, x_max=10.0)
-    assert vectors.shape == (24, 10) and vectors.dtype == np.float32
+def test_the_fit_recovers_a_low_rank_log_count_matrix():
+    # log X = A Bᵀ + 2.5 has rank 4 (+ the biases): 8-d GloVe can fit every cell, and the cost must go to ~0
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(0, 0.7, (30, 4)), rng.normal(0, 0.7, (30, 4))
+    x = sp.coo_matrix(np.exp(a @ b.T + 2.5))  # counts from 0.36 to 1,017
+    vectors, stats = train_glove(x, dim=8, epochs=60, batch_size=64, seed=1)
+    assert vectors.shape == (30, 8) and vectors.dtype == np.float32
     losses = stats["losses"]
-    assert losses[-1] < 0.2 * losses[0]
-    # words of one topic end up closer to each other than to the other topics' words
-    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
-    sims = unit @ unit.T
-    same = np.mean([sims[i, j] for i in range(24) for j in range(24) if i != j and i // 8 == j // 8])
-    other = np.mean([sims[i, j] for i in range(24) for j in range(24) if i // 8 != j // 8])
-    assert same > other + 0.3
+    every_tenth = losses[::10]
+    assert len(losses) == 60 and all(b < a for a, b in itertools.pairwise(every_tenth))
+    assert losses[-1] < 0.01 * losses[0]
 
 
 def test_bad_input_is_named():
@@ -66,3 +69,65 @@ def test_bad_input_is_named():
     empty = build_token_corpus([[["zz"]]], {"a": 0})
     with pytest.raises(SentembError, match="no in-vocabulary token"):
         cooccurrence_matrix(empty, 1)
+
+
+def _glove_c_reference(x: sp.coo_matrix, dim, epochs, lr, grad_clip, x_max, alpha, seed):
+    """glove.c's training loop, one cell at a time, written from its equations (src/glove.c, glove_thread): the
+    vector step clip(fdiff·w_other)·η / √G with G += (that)², the bias step fdiff / √G_b with G_b += fdiff²."""
+    init = glove_initial_parameters(x.shape[0], dim, seed)
+    w, wc, b, bc = (init[k].numpy().astype(np.float64) for k in ("w", "w_ctx", "b", "b_ctx"))
+    gw, gwc, gb, gbc = np.ones_like(w), np.ones_like(wc), np.ones_like(b), np.ones_like(bc)
+    costs = []
+    for _ in range(epochs):
+        cost = 0.0
+        for i, j, v in zip(x.row, x.col, x.data, strict=True):
+            diff = w[i] @ wc[j] + b[i] + bc[j] - np.log(v)
+            fdiff = diff if v > x_max else (v / x_max) ** alpha * diff
+            cost += 0.5 * fdiff * diff
+            t1 = np.clip(fdiff * wc[j], -grad_clip, grad_clip) * lr
+            t2 = np.clip(fdiff * w[i], -grad_clip, grad_clip) * lr
+            u1, u2 = t1 / np.sqrt(gw[i]), t2 / np.sqrt(gwc[j])
+            gw[i] += t1 * t1
+            gwc[j] += t2 * t2
+            w[i] -= u1
+            wc[j] -= u2
+            b[i] -= fdiff / np.sqrt(gb[i])
+            bc[j] -= fdiff / np.sqrt(gbc[j])
+            gb[i] += fdiff * fdiff
+            gbc[j] += fdiff * fdiff
+        costs.append(cost / x.nnz)
+    return w + wc, costs
+
+
+@pytest.mark.parametrize("grad_clip", [100.0, 1e-3])  # glove.c's default, and one that clips every step
+def test_one_cell_at_a_time_equals_glove_c(grad_clip):
+    rng = np.random.default_rng(0)
+    dense = rng.gamma(0.5, 40.0, size=(12, 12)) * (rng.random((12, 12)) < 0.6)
+    x = sp.coo_matrix(dense)
+    order = rng.permutation(x.nnz)  # a shuffled cell file, read in the same order every epoch
+    x = sp.coo_matrix((x.data[order], (x.row[order], x.col[order])), shape=x.shape)
+    ref, ref_costs = _glove_c_reference(x, 6, 3, 0.05, grad_clip, 10.0, 0.75, seed=3)
+    ours, stats = train_glove(x, dim=6, epochs=3, lr=0.05, grad_clip=grad_clip, x_max=10.0, batch_size=1,
+                              shuffle=False, seed=3)
+    np.testing.assert_allclose(ours, ref, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(stats["losses"], ref_costs, rtol=1e-4)
+
+
+def test_a_batch_without_repeated_rows_equals_one_cell_at_a_time():
+    # cells (i, (i + s) mod V) grouped by shift s: each group of V cells has V distinct rows and V distinct columns
+    v = 9
+    rows = np.concatenate([np.arange(v) for _ in range(5)])
+    cols = np.concatenate([(np.arange(v) + s) % v for s in range(5)])
+    data = np.random.default_rng(1).uniform(1, 60, size=len(rows))
+    x = sp.coo_matrix((data, (rows, cols)), shape=(v, v))
+    one, _ = train_glove(x, dim=4, epochs=2, batch_size=1, shuffle=False, seed=2, x_max=10.0)
+    batched, _ = train_glove(x, dim=4, epochs=2, batch_size=v, shuffle=False, seed=2, x_max=10.0)
+    np.testing.assert_allclose(batched, one, rtol=1e-5, atol=1e-7)
+
+
+def test_repeated_rows_see_the_accumulator_grown_by_their_earlier_cells():
+    index = torch.tensor([3, 1, 3, 3, 0, 1])
+    values = torch.tensor([[1.0, 10.0], [2.0, 20.0], [4.0, 40.0], [8.0, 80.0], [16.0, 160.0], [32.0, 320.0]])
+    expected = torch.tensor([[0.0, 0.0], [0.0, 0.0], [1.0, 10.0], [5.0, 50.0], [0.0, 0.0], [2.0, 20.0]])
+    assert torch.equal(_exclusive_cumsum_by_row(index, values), expected)
+    assert torch.equal(_exclusive_cumsum_by_row(index, values[:, 0]), expected[:, 0])
