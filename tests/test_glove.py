@@ -51,12 +51,13 @@ def test_the_fit_recovers_a_low_rank_log_count_matrix():
     rng = np.random.default_rng(0)
     a, b = rng.normal(0, 0.7, (30, 4)), rng.normal(0, 0.7, (30, 4))
     x = sp.coo_matrix(np.exp(a @ b.T + 2.5))  # counts from 0.36 to 1,017
-    vectors, stats = train_glove(x, dim=8, epochs=60, batch_size=64, seed=1)
-    assert vectors.shape == (30, 8) and vectors.dtype == np.float32
-    losses = stats["losses"]
-    every_tenth = losses[::10]
-    assert len(losses) == 60 and all(b < a for a, b in itertools.pairwise(every_tenth))
-    assert losses[-1] < 0.01 * losses[0]
+    for method, extra in (("cells", {"threads": 2}), ("batches", {"batch_size": 64})):
+        vectors, stats = train_glove(x, dim=8, epochs=60, seed=1, method=method, **extra)
+        assert vectors.shape == (30, 8) and vectors.dtype == np.float32 and stats["method"] == method
+        losses = stats["losses"]
+        every_tenth = losses[::10]
+        assert len(losses) == 60 and all(b < a for a, b in itertools.pairwise(every_tenth))
+        assert losses[-1] < 0.01 * losses[0]
 
 
 def test_bad_input_is_named():
@@ -66,6 +67,10 @@ def test_bad_input_is_named():
         train_glove(sp.csr_matrix((3, 3)), dim=2)
     with pytest.raises(SentembError, match="epochs must be positive"):
         train_glove(sp.csr_matrix(np.ones((2, 2))), dim=2, epochs=0)
+    with pytest.raises(SentembError, match="method must be one of auto, cells, batches"):
+        train_glove(sp.csr_matrix(np.ones((2, 2))), dim=2, method="hogwild")
+    with pytest.raises(SentembError, match="the cell method runs on the CPU"):
+        train_glove(sp.csr_matrix(np.ones((2, 2))), dim=2, method="cells", device="cuda")
     empty = build_token_corpus([[["zz"]]], {"a": 0})
     with pytest.raises(SentembError, match="no in-vocabulary token"):
         cooccurrence_matrix(empty, 1)
@@ -107,9 +112,12 @@ def test_one_cell_at_a_time_equals_glove_c(grad_clip):
     order = rng.permutation(x.nnz)  # a shuffled cell file, read in the same order every epoch
     x = sp.coo_matrix((x.data[order], (x.row[order], x.col[order])), shape=x.shape)
     ref, ref_costs = _glove_c_reference(x, 6, 3, 0.05, grad_clip, 10.0, 0.75, seed=3)
-    ours, stats = train_glove(x, dim=6, epochs=3, lr=0.05, grad_clip=grad_clip, x_max=10.0, batch_size=1,
-                              shuffle=False, seed=3)
-    np.testing.assert_allclose(ours, ref, rtol=1e-4, atol=1e-6)
+    kwargs = {"dim": 6, "epochs": 3, "lr": 0.05, "grad_clip": grad_clip, "x_max": 10.0, "shuffle": False, "seed": 3}
+    cells, stats = train_glove(x, method="cells", threads=1, **kwargs)  # the compiled loop, float64 as glove.c
+    np.testing.assert_allclose(cells, ref, rtol=1e-5, atol=1e-7)  # the vectors are returned in float32
+    np.testing.assert_allclose(stats["losses"], ref_costs, rtol=1e-5)
+    batches, stats = train_glove(x, method="batches", batch_size=1, **kwargs)  # the torch path, float32
+    np.testing.assert_allclose(batches, ref, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(stats["losses"], ref_costs, rtol=1e-4)
 
 
@@ -120,8 +128,8 @@ def test_a_batch_without_repeated_rows_equals_one_cell_at_a_time():
     cols = np.concatenate([(np.arange(v) + s) % v for s in range(5)])
     data = np.random.default_rng(1).uniform(1, 60, size=len(rows))
     x = sp.coo_matrix((data, (rows, cols)), shape=(v, v))
-    one, _ = train_glove(x, dim=4, epochs=2, batch_size=1, shuffle=False, seed=2, x_max=10.0)
-    batched, _ = train_glove(x, dim=4, epochs=2, batch_size=v, shuffle=False, seed=2, x_max=10.0)
+    one, _ = train_glove(x, dim=4, epochs=2, method="batches", batch_size=1, shuffle=False, seed=2, x_max=10.0)
+    batched, _ = train_glove(x, dim=4, epochs=2, method="batches", batch_size=v, shuffle=False, seed=2, x_max=10.0)
     np.testing.assert_allclose(batched, one, rtol=1e-5, atol=1e-7)
 
 

@@ -67,6 +67,8 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
         rows = (proj / f"metrics/{model}.datasets.csv").read_text().splitlines()
         assert rows[0] == "group,dataset,set,pairs,pearson,spearman,no_known_word" and len(rows) == 11
         assert len((proj / f"results/{model}/pair_scores.tsv").read_text().splitlines()) == 3108 + 1186 + 1
+    curve = (proj / "metrics/train/glove.csv").read_text().splitlines()
+    assert curve[0] == "epoch,cost,SimLex-999,WordSim-353" and len(curve) == 2  # one epoch in this slice
     log = (proj / "metrics/train/siamese_cbow.csv").read_text().splitlines()
     assert log[0] == "step,epoch,sentences,loss,lr" and len(log) > 2
     table = (proj / "reports/kenter2016_table1.md").read_text()

@@ -9,9 +9,10 @@ No maintained Python package trains GloVe, so this is our own, following the ref
   chunk size plus the final matrix.
 - :func:`train_glove` minimises J = Σ_{X_ij>0} f(X_ij) (w_i·w̃_j + b_i + b̃_j − log X_ij)² (GloVe §3, Eq. 8) with
   f(x) = min(1, (x/x_max)^α) (Eq. 9), by ``glove.c``'s AdaGrad (η inside the accumulated square, no η for the
-  biases, gradient clipping), vectorised over shuffled mini-batches of non-zero cells with the gradients written
-  out in closed form. Initialisation and the saved vectors follow ``glove.c``: weights uniform in
-  [−0.5, 0.5]/dim, AdaGrad accumulators starting at 1, and the output vectors w + w̃ (``model=2``).
+  biases, gradient clipping): on the CPU ``glove.c``'s per-cell loop compiled with numba, on a GPU vectorised over
+  shuffled mini-batches of non-zero cells with the gradients written out in closed form. Initialisation and the
+  saved vectors follow ``glove.c``: weights uniform in [−0.5, 0.5]/dim, AdaGrad accumulators starting at 1, and the
+  output vectors w + w̃ (``model=2``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import logging
 import time
 from collections.abc import Callable
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 import torch
@@ -122,6 +124,45 @@ def _adagrad_step(param: torch.Tensor, accumulator: torch.Tensor, index: torch.T
     accumulator.index_add_(0, index, squares)
 
 
+@numba.njit(parallel=True, cache=True)
+def _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr, grad_clip,
+               threads):  # pragma: no cover (compiled; tested through train_glove)
+    """One epoch of ``glove.c``'s loop (src/glove.c, ``glove_thread``, lines 183-232), cell by cell in ``order``.
+
+    The cells are cut into ``threads`` contiguous chunks, each walked by its own thread without locks, as
+    ``glove.c``'s threads walk their parts of the shuffled file; with one thread the result is deterministic.
+    Returns the summed cost Σ ½·f(X)·diff² of the epoch.
+    """
+    n = order.shape[0]
+    dim = w.shape[1]
+    chunk = (n + threads - 1) // threads
+    costs = np.zeros(threads)
+    for t in numba.prange(threads):
+        cost = 0.0
+        for k in range(t * chunk, min(n, (t + 1) * chunk)):
+            c = order[k]
+            i = rows[c]
+            j = cols[c]
+            diff = b[i] + b_ctx[j] - log_x[c]
+            for d in range(dim):
+                diff += w[i, d] * w_ctx[j, d]
+            fdiff = weight[c] * diff
+            cost += 0.5 * fdiff * diff
+            for d in range(dim):
+                temp1 = min(max(fdiff * w_ctx[j, d], -grad_clip), grad_clip) * lr
+                temp2 = min(max(fdiff * w[i, d], -grad_clip), grad_clip) * lr
+                w[i, d] -= temp1 / np.sqrt(gw[i, d])
+                w_ctx[j, d] -= temp2 / np.sqrt(gw_ctx[j, d])
+                gw[i, d] += temp1 * temp1
+                gw_ctx[j, d] += temp2 * temp2
+            b[i] -= fdiff / np.sqrt(gb[i])
+            b_ctx[j] -= fdiff / np.sqrt(gb_ctx[j])
+            gb[i] += fdiff * fdiff
+            gb_ctx[j] += fdiff * fdiff
+        costs[t] = cost
+    return costs.sum()
+
+
 def glove_initial_parameters(vocab_size: int, dim: int, seed: int) -> dict[str, torch.Tensor]:
     """``glove.c``'s initialisation (``initialize_parameters``): every weight and bias uniform in [−0.5, 0.5]/dim.
 
@@ -134,6 +175,9 @@ def glove_initial_parameters(vocab_size: int, dim: int, seed: int) -> dict[str, 
     return {name: (torch.rand(*shape, generator=gen) - 0.5) / dim for name, shape in shapes.items()}
 
 
+METHODS = ("auto", "cells", "batches")
+
+
 def train_glove(
     cooccurrence: sp.spmatrix,
     dim: int = 300,
@@ -143,6 +187,8 @@ def train_glove(
     lr: float = 0.05,
     grad_clip: float = 100.0,
     epochs: int = 15,
+    method: str = "auto",
+    threads: int = 1,
     batch_size: int = 5000,
     shuffle: bool = True,
     seed: int = 1,
@@ -155,10 +201,16 @@ def train_glove(
     Per non-zero cell (i, j), with diff = w_i·w̃_j + b_i + b̃_j − log X_ij and fdiff = f(X_ij)·diff
     (src/glove.c lines 191-194): u = clip(fdiff·w̃_j, ±grad_clip)·η, w_i −= u/√G_i, G_i += u² (and the same for w̃_j
     with w_i; lines 206-224); b_i −= fdiff/√G_b,i, G_b,i += fdiff² (no η, no clipping; lines 227-231); every
-    accumulator starts at 1. The cells are processed in mini-batches; within a batch every accumulator evolves as
-    in the sequential loop (:func:`_adagrad_step`) and the gradients use the parameters of the batch's start,
-    the staleness that ``glove.c``'s lock-free threads also have (``benchmarks/glove_vs_glove_c.py`` measures the
-    result against ``glove.c`` itself).
+    accumulator starts at 1. Two ways to run it:
+
+    - ``method="cells"`` (CPU): ``glove.c``'s loop itself, one cell after another in float64, compiled with numba
+      (:func:`_fit_cells`), the cells split among ``threads`` lock-free threads as ``glove.c`` does; one thread is
+      deterministic.
+    - ``method="batches"`` (any torch device, the GPU path): mini-batches of ``batch_size`` cells in float32; within
+      a batch every accumulator evolves as in the sequential loop (:func:`_adagrad_step`) and the gradients use the
+      parameters of the batch's start.
+
+    ``benchmarks/glove_vs_glove_c.py`` measures either against ``glove.c`` itself.
 
     Args:
         cooccurrence: (V, V) non-negative counts, as from :func:`cooccurrence_matrix`.
@@ -167,11 +219,13 @@ def train_glove(
         lr: η, the AdaGrad learning rate (``glove.c -eta``, default 0.05).
         grad_clip: the bound on each word-vector gradient component (``glove.c -grad-clip``, default 100).
         epochs: passes over the non-zero cells (the paper: 50 below 300 d, 100 otherwise).
-        batch_size: non-zero cells per vectorised update.
+        method: ``"cells"``, ``"batches"`` or ``"auto"`` (cells on the CPU, batches on CUDA).
+        threads: threads of the cell loop (``glove.c -threads``).
+        batch_size: non-zero cells per vectorised update of the batch method.
         shuffle: visit the cells in a new random order each epoch (``False``: in the matrix's COO order every
             epoch, as ``glove.c`` reads its once-shuffled file).
         seed: seeds the initialisation and the shuffles.
-        device: torch device for the fit.
+        device: torch device of the batch method.
         on_epoch: called as ``on_epoch(epoch, mean_cost, vectors)`` after every epoch (1-based; vectors float32
             (V, dim) = w + w̃).
 
@@ -181,13 +235,20 @@ def train_glove(
         ``on_epoch`` calls excluded) and cells per second.
 
     Raises:
-        SentembError: a matrix that is not square, has negative entries, or is empty; a bad hyperparameter; a cost
-            that is no longer finite.
+        SentembError: a matrix that is not square, has negative entries, or is empty; a bad hyperparameter or
+            method; the cell method asked for on a GPU; a cost that is no longer finite.
     """
     for key, value in {"dim": dim, "x_max": x_max, "alpha": alpha, "lr": lr, "grad_clip": grad_clip,
-                       "epochs": epochs, "batch_size": batch_size}.items():
+                       "epochs": epochs, "threads": threads, "batch_size": batch_size}.items():
         if not value > 0:
             raise SentembError(f"glove {key} must be positive (got {value})")
+    if method not in METHODS:
+        raise SentembError(f"glove method must be one of {', '.join(METHODS)} (got {method!r})")
+    device = torch.device(device)
+    if method == "auto":
+        method = "cells" if device.type == "cpu" else "batches"
+    if method == "cells" and device.type != "cpu":
+        raise SentembError(f"glove: the cell method runs on the CPU (device {device} asks for the batch method)")
     coo = sp.coo_matrix(cooccurrence)
     if coo.shape[0] != coo.shape[1]:
         raise SentembError(f"glove: co-occurrence matrix must be square (got {coo.shape})")
@@ -195,26 +256,87 @@ def train_glove(
         raise SentembError("glove: the co-occurrence matrix is empty")
     if coo.data.min() <= 0:
         raise SentembError("glove: co-occurrence counts must be positive")
-    vocab_size, device = coo.shape[0], torch.device(device)
+    fit = _fit_by_cells if method == "cells" else _fit_by_batches
+    vectors, losses, wall, cpu = fit(coo, dim, x_max=x_max, alpha=alpha, lr=lr, grad_clip=grad_clip, epochs=epochs,
+                                     threads=threads, batch_size=batch_size, shuffle=shuffle, seed=seed,
+                                     device=device, progress=progress, on_epoch=on_epoch)
+    n = coo.nnz
+    stats = {"method": method, "losses": [round(v, 6) for v in losses], "cells": n, "wall_seconds": round(wall, 1),
+             "cpu_seconds": round(cpu, 1), "cells_per_second": round(n * epochs / wall),
+             "cells_per_cpu_second": round(n * epochs / cpu),
+             "device": str(device) if method == "batches" else f"cpu ({threads} threads)"}
+    return vectors, stats
+
+
+class _Clock:
+    """Wall and CPU seconds of the fit, without the time spent in ``on_epoch``."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def excluding(self, call: Callable[[], None]) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        call()
+        self.wall += time.perf_counter() - wall
+        self.cpu += time.process_time() - cpu
+
+    def elapsed(self) -> tuple[float, float]:
+        return time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
+def _end_of_epoch(epoch: int, epochs: int, mean_cost: float, lr: float, losses: list[float], clock: _Clock,
+                  on_epoch, vectors: Callable[[], np.ndarray]) -> None:
+    if not np.isfinite(mean_cost):
+        raise SentembError(f"glove: the cost diverged in epoch {epoch} (lower lr, now {lr})")
+    losses.append(mean_cost)
+    log.info("glove epoch %d/%d: mean cost %.6f", epoch, epochs, mean_cost)
+    if on_epoch is not None:
+        clock.excluding(lambda: on_epoch(epoch, mean_cost, vectors()))
+
+
+def _fit_by_cells(coo, dim, *, x_max, alpha, lr, grad_clip, epochs, threads, shuffle, seed, progress, on_epoch,
+                  **_):
+    rows, cols = coo.row.astype(np.int32), coo.col.astype(np.int32)
+    x = coo.data.astype(np.float64)
+    log_x, weight = np.log(x), np.minimum(1.0, x / x_max) ** alpha
+    del x
+    params = {k: v.numpy().astype(np.float64) for k, v in glove_initial_parameters(coo.shape[0], dim, seed).items()}
+    w, w_ctx, b, b_ctx = params["w"], params["w_ctx"], params["b"], params["b_ctx"]
+    gw, gw_ctx, gb, gb_ctx = np.ones_like(w), np.ones_like(w_ctx), np.ones_like(b), np.ones_like(b_ctx)
+    rng = np.random.default_rng(seed)
+    n = coo.nnz
+    losses: list[float] = []
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    clock = _Clock()
+    for epoch in tqdm(range(1, epochs + 1), desc="glove", unit="epoch", disable=not progress):
+        order = rng.permutation(n).astype(np.int32) if shuffle else np.arange(n, dtype=np.int32)
+        cost = _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr, grad_clip,
+                          threads)
+        _end_of_epoch(epoch, epochs, cost / n, lr, losses, clock, on_epoch, lambda: (w + w_ctx).astype(np.float32))
+    wall, cpu = clock.elapsed()
+    return (w + w_ctx).astype(np.float32), losses, wall, cpu
+
+
+def _fit_by_batches(coo, dim, *, x_max, alpha, lr, grad_clip, epochs, batch_size, shuffle, seed, device, progress,
+                    on_epoch, **_):
     rows = torch.from_numpy(coo.row.astype(np.int64)).to(device)
     cols = torch.from_numpy(coo.col.astype(np.int64)).to(device)
     x = torch.from_numpy(coo.data.astype(np.float32)).to(device)
     log_x, weight = x.log(), glove_weight(x, x_max, alpha)
     del x
-    params = {k: v.to(device) for k, v in glove_initial_parameters(vocab_size, dim, seed).items()}
+    params = {k: v.to(device) for k, v in glove_initial_parameters(coo.shape[0], dim, seed).items()}
     w, w_ctx, b, b_ctx = params["w"], params["w_ctx"], params["b"], params["b_ctx"]
     gw, gw_ctx = torch.ones_like(w), torch.ones_like(w_ctx)  # AdaGrad accumulators, 1 as in glove.c
     gb, gb_ctx = torch.ones_like(b), torch.ones_like(b_ctx)
     gen = torch.Generator(device="cpu").manual_seed(seed)
     n = rows.numel()
     losses: list[float] = []
-    t0, cpu0 = time.perf_counter(), time.process_time()
+    clock = _Clock()
     for epoch in range(1, epochs + 1):
         order = torch.randperm(n, generator=gen).to(device) if shuffle else torch.arange(n, device=device)
         cost = torch.zeros((), dtype=torch.float64, device=device)
-        batches = range(0, n, batch_size)
-        for start in tqdm(batches, desc=f"glove epoch {epoch}/{epochs}", unit="batch", disable=not progress,
-                          mininterval=2.0):
+        for start in tqdm(range(0, n, batch_size), desc=f"glove epoch {epoch}/{epochs}", unit="batch",
+                          disable=not progress, mininterval=2.0):
             idx = order[start : start + batch_size]
             i, j = rows.index_select(0, idx), cols.index_select(0, idx)
             wi, wj = w.index_select(0, i), w_ctx.index_select(0, j)
@@ -227,19 +349,9 @@ def train_glove(
             _adagrad_step(w_ctx, gw_ctx, j, wi.mul_(fd).clamp_(-grad_clip, grad_clip).mul_(lr))
             _adagrad_step(b, gb, i, fdiff.clone())
             _adagrad_step(b_ctx, gb_ctx, j, fdiff)
-        mean_cost = float(cost) / n
-        if not np.isfinite(mean_cost):
-            raise SentembError(f"glove: the cost diverged in epoch {epoch} (lower lr, now {lr})")
-        losses.append(mean_cost)
-        log.info("glove epoch %d/%d: mean cost %.6f", epoch, epochs, mean_cost)
-        if on_epoch is not None:
-            wall_before, cpu_before = time.perf_counter(), time.process_time()
-            on_epoch(epoch, mean_cost, (w + w_ctx).cpu().numpy())
-            t0 += time.perf_counter() - wall_before  # the callback's time is not the fit's
-            cpu0 += time.process_time() - cpu_before
-    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-    vectors = (w + w_ctx).cpu().numpy().astype(np.float32)
-    stats = {"losses": [round(v, 6) for v in losses], "cells": n, "wall_seconds": round(wall, 1),
-             "cpu_seconds": round(cpu, 1), "cells_per_second": round(n * epochs / wall),
-             "cells_per_cpu_second": round(n * epochs / cpu), "device": str(device)}
-    return vectors, stats
+        _end_of_epoch(epoch, epochs, float(cost) / n, lr, losses, clock, on_epoch,
+                      lambda: (w + w_ctx).cpu().numpy())
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    wall, cpu = clock.elapsed()
+    return (w + w_ctx).cpu().numpy().astype(np.float32), losses, wall, cpu

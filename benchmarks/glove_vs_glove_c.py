@@ -1,0 +1,143 @@
+"""Our GloVe trainer side by side with the reference glove.c, on the same co-occurrence counts.
+
+Both fit the same matrix (our ``cooccurrence_matrix`` of a slice, written in glove.c's binary record format, shuffled
+once), with the same hyperparameters (glove.c's defaults: η 0.05, x_max 100, α 0.75, grad_clip 100) and the same
+number of threads. After every epoch each side's vectors (w + w̃) are scored on SimLex-999 and WordSim-353 with
+gensim's ``evaluate_word_pairs``, and summarised by the mean vector norm and the norm of the mean vector over the mean
+norm (a large value = a strong common direction). Speed: cells per CPU-second, from a separate glove.c run without
+checkpoints (its CPU time for N iterations minus that of 0 iterations) and from our trainer's own CPU clock.
+
+glove.c is built outside this repository from its public source (https://github.com/stanfordnlp/GloVe, ``make``);
+pass the directory holding its ``glove`` binary.
+
+    python benchmarks/glove_vs_glove_c.py DATA GLOVE_BUILD OUT [--epochs 10] [--dim 300] [--threads 2]
+
+DATA is a pipeline's ``data/`` directory after ``dvc repro vocab`` (``corpus/``, ``vocab.tsv``). The table goes to
+stdout and ``OUT/glove_vs_glove_c.csv``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import re
+import resource
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from gensim.models import KeyedVectors
+
+from sentemb.data.corpus import TokenCorpus
+from sentemb.data.vocab import Vocabulary
+from sentemb.evaluation.word_similarity import word_similarity
+from sentemb.models import keyed_vectors
+from sentemb.wordvectors.glove import cooccurrence_matrix, train_glove
+
+CREC = np.dtype([("word1", "<i4"), ("word2", "<i4"), ("val", "<f8")])  # glove.c's struct cooccur_rec
+
+
+def summary(kv: KeyedVectors) -> dict:
+    sims = word_similarity(kv)
+    norms = np.linalg.norm(kv.vectors, axis=1)
+    return {"simlex": sims["SimLex-999"]["spearman"], "wordsim": sims["WordSim-353"]["spearman"],
+            "mean_norm": float(norms.mean()),
+            "common_direction": float(np.linalg.norm(kv.vectors.mean(axis=0)) / norms.mean())}
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_glove_c(binary: Path, out: Path, args, iters: int, checkpoints: bool) -> tuple[str, float]:
+    cmd = [str(binary), "-input-file", str(out / "cooccurrence.shuf.bin"), "-vocab-file", str(out / "vocab.txt"),
+           "-save-file", str(out / ("glove_c" if checkpoints else "glove_c_timing")), "-vector-size", str(args.dim),
+           "-threads", str(args.threads), "-iter", str(iters), "-eta", "0.05", "-alpha", "0.75", "-x-max", "100",
+           "-grad-clip", "100", "-binary", "0", "-model", "2", "-write-header", "1", "-verbose", "2",
+           "-seed", "1", "-checkpoint-every", "1" if checkpoints else "0"]
+    before = children_cpu()
+    res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return res.stderr, children_cpu() - before
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("data", type=Path)
+    ap.add_argument("glove_build", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--dim", type=int, default=300)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--window", type=int, default=10)
+    ap.add_argument("--method", choices=("cells", "batches"), default="cells",
+                    help="our trainer's method: glove.c's loop compiled (CPU) or torch mini-batches (the GPU path)")
+    ap.add_argument("--batch-size", type=int, default=5000)
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(args.threads)
+
+    vocab = Vocabulary.load(args.data / "vocab.tsv")
+    corpus = TokenCorpus.load(args.data / "corpus")
+    x = cooccurrence_matrix(corpus, len(vocab), window=args.window).tocoo()
+    print(f"vocabulary {len(vocab):,} words, {corpus.n_sentences:,} sentences, {len(corpus.token_ids):,} tokens; "
+          f"{x.nnz:,} non-zero cells (window {args.window})", flush=True)
+    rng = np.random.default_rng(1)
+    order = rng.permutation(x.nnz)  # glove.c's `shuffle` step: one random order, read every iteration
+    records = np.empty(x.nnz, dtype=CREC)
+    records["word1"], records["word2"], records["val"] = x.row[order] + 1, x.col[order] + 1, x.data[order]
+    records.tofile(args.out / "cooccurrence.shuf.bin")
+    with open(args.out / "vocab.txt", "w", encoding="utf-8") as fh:
+        fh.writelines(f"{w} {c}\n" for w, c in zip(vocab.words, vocab.counts.tolist(), strict=True))
+
+    binary = args.glove_build / "glove"
+    log, _ = run_glove_c(binary, args.out, args, args.epochs, checkpoints=True)
+    c_costs = [float(c) for c in re.findall(r"iter: \d+, cost: ([0-9.eE+-]+)", log)]
+    c_rows = []
+    for it in range(1, args.epochs + 1):
+        path = args.out / f"glove_c.{it:03d}.txt"
+        c_rows.append(summary(KeyedVectors.load_word2vec_format(str(path), binary=False)))
+        os.remove(path)
+    _, cpu_n = run_glove_c(binary, args.out, args, 3, checkpoints=False)
+    _, cpu_0 = run_glove_c(binary, args.out, args, 0, checkpoints=False)
+    c_speed = 3 * x.nnz / max(cpu_n - cpu_0, 1e-9)
+
+    ours_rows = []
+
+    def on_epoch(epoch: int, cost: float, vectors: np.ndarray) -> None:
+        ours_rows.append({"cost": cost} | summary(keyed_vectors(vocab.words, vocab.counts, vectors)))
+        print(f"ours epoch {epoch}: cost {cost:.6f}", flush=True)
+
+    t0 = time.perf_counter()
+    _, stats = train_glove(x, args.dim, epochs=args.epochs, method=args.method, threads=args.threads,
+                           batch_size=args.batch_size, seed=1, on_epoch=on_epoch)
+    print(f"ours: {stats['cpu_seconds']} CPU s, {stats['wall_seconds']} wall s for {args.epochs} epochs "
+          f"({time.perf_counter() - t0:.0f} s with the scoring)", flush=True)
+
+    header = ["epoch", "cost_glove_c", "cost_ours", "simlex_glove_c", "simlex_ours", "wordsim_glove_c",
+              "wordsim_ours", "mean_norm_glove_c", "mean_norm_ours", "common_direction_glove_c",
+              "common_direction_ours"]
+    rows = []
+    for e, (c, o) in enumerate(zip(c_rows, ours_rows, strict=True), start=1):
+        rows.append([e, c_costs[e - 1], o["cost"], c["simlex"], o["simlex"], c["wordsim"], o["wordsim"],
+                     c["mean_norm"], o["mean_norm"], c["common_direction"], o["common_direction"]])
+    with open(args.out / "glove_vs_glove_c.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+    print("\n| epoch | cost glove.c | cost ours | SimLex glove.c | SimLex ours | WordSim glove.c | WordSim ours "
+          "| mean norm glove.c / ours | common direction glove.c / ours |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]:.6f} | {r[2]:.6f} | {r[3]:.2f} | {r[4]:.2f} | {r[5]:.2f} | {r[6]:.2f} "
+              f"| {r[7]:.3f} / {r[8]:.3f} | {r[9]:.3f} / {r[10]:.3f} |")
+    how = f"batches of {args.batch_size:,}" if args.method == "batches" else "cells"
+    print(f"\ncells per CPU-second: glove.c {c_speed:,.0f}, ours {stats['cells_per_cpu_second']:,} "
+          f"({args.threads} threads each; ours by {how})")
+
+
+if __name__ == "__main__":
+    main()
