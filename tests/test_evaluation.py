@@ -179,3 +179,24 @@ def test_fisher_interval_and_the_nws_significance_mark():
     assert significant.tolist() == [True, False, True, False, False]
     assert table["dataset"].tolist()[-2:] == ["the paper's 2 sets", "all 3 datasets"]
     assert table["NWS"].tolist()[-2:] == [55.0, 170 / 3]
+
+
+def test_williams_test_matches_the_published_example_and_holds_its_level():
+    from sentemb.evaluation.significance import williams_scores, williams_test
+
+    # Steiger 1980 case A as in R's psych::r.test(n = 103, r12 = .4, r13 = .5, r23 = .1): t = -0.89, p = 0.37 two-sided
+    t, p = williams_test(0.4, 0.5, 0.1, 103)
+    assert t == pytest.approx(-0.8913, abs=1e-4) and 2 * (1 - p) == pytest.approx(0.3749, abs=1e-4)
+    # equal true correlations with gold: the one-sided test rejects at about its nominal 5%
+    rng = np.random.default_rng(0)
+    rejections = 0
+    for _ in range(2000):
+        gold = rng.normal(size=60)
+        a = 0.5 * gold + rng.normal(size=60)
+        b = 0.5 * gold + 0.6 * (a - 0.5 * gold) + 0.8 * rng.normal(size=60)  # as good as A, correlated with it
+        rejections += williams_scores(gold, a, b)[1] < 0.05
+    assert 0.03 < rejections / 2000 < 0.07
+    gold = rng.normal(size=500)
+    assert williams_scores(gold, gold + rng.normal(size=500), gold + 3 * rng.normal(size=500))[1] < 1e-6
+    with pytest.raises(SentembError, match="at least 4 pairs"):
+        williams_test(0.1, 0.2, 0.3, 3)

@@ -1,5 +1,6 @@
-"""Significance tests the papers use: Kenter et al.'s Wilcoxon signed-rank test on per-pair scores (§3.3) and the
-Fisher-z confidence interval of a correlation behind the NWS paper's mark."""
+"""Significance tests: Kenter et al.'s Wilcoxon signed-rank test on per-pair scores (§3.3), the Fisher-z confidence
+interval of a correlation behind the NWS paper's mark, and Williams' test for two dependent correlations that share
+the gold scores (Steiger 1980), the test for "model A correlates better with gold than model B"."""
 
 from __future__ import annotations
 
@@ -47,3 +48,44 @@ def fisher_interval(r: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[
     z = np.arctanh(np.clip(np.asarray(r, dtype=np.float64), -0.999999, 0.999999))
     half = stats.norm.ppf((1 + level) / 2) / np.sqrt(np.asarray(n, dtype=np.float64) - 3)
     return np.tanh(z - half), np.tanh(z + half)
+
+
+def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
+    """Williams' t for the difference of two dependent correlations with a variable in common (Steiger 1980,
+    Eq. 7): is gold (1) correlated more with system A (2) than with system B (3)?
+
+    t = (r12 − r13) · √[(n − 1)(1 + r23) / (2 (n − 1)/(n − 3) |R| + r̄² (1 − r23)³)], with |R| = 1 − r12² − r13² − r23²
+    + 2 r12 r13 r23 and r̄ = (r12 + r13)/2, on n − 3 degrees of freedom.
+
+    Args:
+        r12, r13: Pearson's r of gold with A and with B (on the −1…1 scale).
+        r23: Pearson's r between A and B.
+        n: pairs.
+
+    Returns:
+        ``(t, p)``: the statistic and the one-sided p-value of "r12 > r13".
+
+    Raises:
+        SentembError: fewer than 4 pairs, or a correlation outside [−1, 1].
+    """
+    if n < 4:
+        raise SentembError(f"Williams' test needs at least 4 pairs (got {n})")
+    if not all(-1 <= r <= 1 for r in (r12, r13, r23)):
+        raise SentembError(f"Williams' test: correlations must lie in [-1, 1] (got {r12}, {r13}, {r23})")
+    det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    mean = (r12 + r13) / 2
+    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23) / (2 * (n - 1) / (n - 3) * det + mean**2 * (1 - r23) ** 3))
+    return float(t), float(stats.t.sf(t, n - 3))
+
+
+def williams_scores(gold: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """:func:`williams_test` on per-pair scores: does system A's score correlate better with gold than B's?
+
+    Args:
+        gold, a, b: float, shape (n,): gold similarities and the two systems' scores for the same pairs.
+
+    Returns:
+        ``(t, p)``, p one-sided for "A better than B".
+    """
+    r = np.corrcoef(np.vstack([gold, a, b]))
+    return williams_test(r[0, 1], r[0, 2], r[1, 2], len(gold))
