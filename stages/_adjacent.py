@@ -17,6 +17,8 @@ class AdjacentSentenceParams(Section):
     optimizer: Literal["sgd", "adadelta", "adagrad", "sparse_adam"] = "sgd"
     lr: PositiveFloat = 1e-4
     lr_floor: float = Field(1e-4, gt=0, le=1)
+    sgd_lr_sum: PositiveFloat | None = None
+    sgd_decay_epochs: PositiveInt | None = None
     max_length: PositiveInt | None = None
     seed: int = 1
     device: str = "auto"

@@ -17,17 +17,29 @@ from _common import Section, params, run
 class Evaluate(Section):
     benchmarks: list[Literal["STS12", "STS13", "STS14", "STS15", "STS16", "SICK-R", "STS-B", "PIT-2015"]] = Field(
         min_length=1)
+    oov: Literal["drop", "random"] = "drop"
+    oov_both: list[str] = Field(default_factory=list)
 
 
 def main(name: str) -> None:
     p = params("evaluate", Evaluate)
     model = load_model(Path("models") / name)
-    ev = evaluate(model, load_benchmarks("data/raw", p.benchmarks))
+    benchmarks = load_benchmarks("data/raw", p.benchmarks)
+    own_vectors = type(model) is WordAveragingModel  # not a weighting or an encoder over another model's vectors
+    if own_vectors:
+        model.oov = p.oov
+    ev = evaluate(model, benchmarks)
     metrics = aggregate(ev)
-    if type(model) is WordAveragingModel:  # the vectors are this model's own (not a weighting of another's)
+    if own_vectors:
         from sentemb.evaluation.word_similarity import word_similarity  # a dependency of these stages only
 
         metrics["word_similarity"] = word_similarity(model.vectors)
+        if name in p.oov_both:  # the other treatment of unknown words, for the report
+            means = {p.oov: {k: metrics[k]["pearson"] for k in ("STS12-15", "all") if k in metrics}}
+            model.oov = "random" if p.oov == "drop" else "drop"
+            other = aggregate(evaluate(model, benchmarks))
+            means[model.oov] = {k: other[k]["pearson"] for k in ("STS12-15", "all") if k in other}
+            metrics["oov"] = means
     write_json(f"metrics/{name}.json", metrics)
     with atomic_open(f"metrics/{name}.datasets.csv", newline="") as fh:
         ev.datasets.round(4).to_csv(fh, index=False)

@@ -14,8 +14,14 @@ from _common import params, run, text_config
 
 
 class SiameseCBOWParams(AdjacentSentenceParams):
+    """``model``: the authors' released run by default (SGD, Σ lr 67 over a 5-epoch decay, sentences cut at 50)."""
+
     dim: PositiveInt = 300
     init_std: PositiveFloat = 0.01
+    lr: PositiveFloat = 1.0
+    sgd_lr_sum: PositiveFloat | None = 67.0
+    sgd_decay_epochs: PositiveInt | None = 5
+    max_length: PositiveInt | None = 50
 
 
 def main(name: str) -> None:

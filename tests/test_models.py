@@ -26,6 +26,20 @@ def test_saved_model_encodes_with_its_own_tokenisation(model_dir):
     assert emb[2].tolist() == [0, 0, 0]  # no known word: the zero vector
 
 
+def test_unknown_words_get_a_fixed_random_vector_when_asked(model_dir):
+    m = load_model(model_dir)
+    m.oov = "random"  # the Siamese CBOW authors' evaluation: N(0, 0.01²) per unknown word, fixed
+    emb = m.encode(["a man plays .", "zebra", "zebra", "a man plays"])
+    dot = m.random_vector(".")
+    assert dot.shape == (3,) and dot.dtype == np.float32 and np.array_equal(dot, m.random_vector("."))
+    assert 0 < np.abs(dot).max() < 0.1 and not np.array_equal(dot, m.random_vector("zebra"))
+    np.testing.assert_allclose(emb[0], (np.array([1, 1, 1], dtype=np.float32) + dot) / 4, rtol=1e-6)
+    assert np.array_equal(emb[1], emb[2]) and np.array_equal(emb[1], m.random_vector("zebra"))
+    np.testing.assert_allclose(emb[3], [1 / 3, 1 / 3, 1 / 3], rtol=1e-6)
+    with pytest.raises(SentembError, match="unknown out-of-vocabulary mode 'ignore'"):
+        type(m)("toy", m.vectors, m.text, oov="ignore")
+
+
 def test_bad_model_directories_are_clear_errors(tmp_path, model_dir):
     with pytest.raises(SentembError, match="missing model config"):
         load_model(tmp_path / "nothing")

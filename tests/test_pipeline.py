@@ -58,9 +58,12 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
         m = json.loads((proj / f"metrics/{model}.json").read_text())
         own_vectors = model in (*vectors, "siamese_cbow", "paragram")
         assert set(m) == {"STS12", "STS16", "STS12-15", "NWS-18", "all", "pairs_without_known_word"} | (
-            {"word_similarity"} if own_vectors else set())
+            {"word_similarity"} if own_vectors else set()) | ({"oov"} if model in ("siamese_cbow", "word2vec-cbow")
+                                                              else set())
         if own_vectors:
             assert set(m["word_similarity"]) == {"SimLex-999", "WordSim-353"}
+        if "oov" in m:  # both treatments of unknown words
+            assert set(m["oov"]) == {"drop", "random"} and m["oov"]["drop"]["STS12-15"] == m["STS12-15"]["pearson"]
         assert m["NWS-18"]["datasets"] == 4 and m["all"]["datasets"] == 10
         assert m["STS12"]["pairs"] == 3108 and m["STS16"]["pairs"] == 1186
         assert -100 <= m["STS12"]["pearson"] <= 100 and m["STS12-15"]["datasets"] == 5

@@ -67,11 +67,32 @@ def test_loss_falls_and_runs_are_reproducible(tmp_path):
     assert torch.equal(results[0], results[1])  # same seed, same weights
 
 
+def test_the_sgd_training_amount_is_the_sum_of_the_rates(tmp_path):
+    """Kenter et al.'s released vectors: SGD at 1e-4 over a 5-epoch decay, saved after epoch 1 of 740k batches."""
+    released = AdjacentSentenceConfig(optimizer="sgd", lr=1e-4, sgd_decay_epochs=5)
+    lr0, factor = released.schedule(740_000)
+    assert lr0 == 1e-4 and factor(0) == 1.0 and factor(740_000) == pytest.approx(0.8)
+    assert sum(lr0 * factor(t) for t in range(0, 740_000, 1000)) * 1000 == pytest.approx(66.6, abs=0.1)
+    corpus, v = _toy_corpus()
+    for lr_sum in (3.0, 67.0):
+        cfg = AdjacentSentenceConfig(batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=lr_sum, sgd_decay_epochs=5,
+                                     device="cpu", seed=1)
+        stats = train_adjacent_sentences(AverageEncoder(v, 8, seed=1), corpus, cfg, progress=False)
+        assert stats["lr_sum"] == pytest.approx(lr_sum, rel=1e-6)  # what the optimizer really stepped with
+        assert stats["lr_initial"] == pytest.approx(lr_sum / sum(max(1 - t / 200, 1e-4) for t in range(80)))
+    # other optimizers keep lr₀ = lr and decay over `epochs`; the SGD settings do not touch them
+    cfg = AdjacentSentenceConfig(batch_size=10, optimizer="adadelta", lr=1.0, sgd_lr_sum=67.0, sgd_decay_epochs=5)
+    lr0, factor = cfg.schedule(40)
+    assert lr0 == 1.0 and factor(20) == 0.5 and factor(40) == 1e-4
+
+
 def test_bad_config_and_device_are_clear_errors():
     with pytest.raises(SentembError, match=r"model\.neg"):
         AdjacentSentenceConfig(neg=0)
     with pytest.raises(SentembError, match=r"model\.optimizer"):
         AdjacentSentenceConfig(optimizer="lbfgs")
+    with pytest.raises(SentembError, match=r"model\.sgd_lr_sum: must be > 0"):
+        AdjacentSentenceConfig(sgd_lr_sum=0.0)
     with pytest.raises(SentembError, match=r"device: expected 'auto', 'cpu' or 'cuda', got 'tpu'"):
         resolve_device("tpu")
     if not torch.cuda.is_available():

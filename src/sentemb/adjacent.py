@@ -142,20 +142,32 @@ class SparseAdadelta(torch.optim.Optimizer):
 class AdjacentSentenceConfig:
     """Hyperparameters of adjacent-sentence training (defaults: Kenter et al. 2016 §3.4).
 
+    The learning rate decays linearly with the number of batches, lr_t = lr₀·max(1 − t/T, lr_floor), as the
+    authors' ``updateLearningRate`` (siamese_cbowUtils.py), which they apply to SGD only. Their released Toronto
+    vectors (``…sgd_lr_0_0001_…epochs_5…end_of_epoch_1``) are SGD at lr₀ = 1e-4 with T = 5 epochs of batches, saved
+    after the first epoch (740k batches): Σ_t lr_t ≈ 67. ``sgd_lr_sum`` expresses that training amount for any
+    corpus size.
+
     Attributes:
         neg: n, random negative sentences per centre sentence (paper: 2).
         batch_size: centre sentences per batch (paper: 100).
-        epochs: passes over the corpus (paper: 1).
-        optimizer: ``"sgd"`` (paper), ``"adadelta"`` (authors' code, :class:`SparseAdadelta`), ``"adagrad"`` or
-            ``"sparse_adam"`` (all take sparse gradients).
-        lr: initial learning rate (paper: 1e-4 with SGD).
-        lr_floor: the rate decays linearly with the number of batches to ``lr * lr_floor``
-            (authors' code: 1e-4; 1.0 keeps it constant).
+        epochs: passes over the corpus (the released vectors: 1).
+        optimizer: ``"sgd"`` (paper), ``"adadelta"`` (the authors' script default, :class:`SparseAdadelta`),
+            ``"adagrad"`` or ``"sparse_adam"`` (all take sparse gradients).
+        lr: initial learning rate lr₀ (for SGD only when ``sgd_lr_sum`` is ``None``).
+        lr_floor: lr_t never falls below ``lr₀ · lr_floor`` (authors' code: 1e-4; 1.0 keeps it constant).
+        sgd_lr_sum: SGD only: lr₀ is set so that Σ_t lr_t over the whole run equals this (the released vectors: 67;
+            ``None``: use ``lr``).
+        sgd_decay_epochs: SGD only: the decay horizon T in epochs (the released vectors: 5; ``None``: ``epochs``).
+            Other optimizers decay over ``epochs``.
         max_length: cut sentences to this many in-vocabulary tokens (authors' code: 50; ``None``: no cut, paper).
         similarity: ``"cosine"`` (Siamese CBOW) or ``"dot"``.
         seed: seeds numpy and torch.
         device: ``"auto"`` (CUDA when present), ``"cpu"`` or ``"cuda"``.
         log_every: batches between loss-log rows.
+
+    Raises:
+        SentembError: a value out of range, naming the key.
     """
 
     neg: int = 2
@@ -164,6 +176,8 @@ class AdjacentSentenceConfig:
     optimizer: str = "sgd"
     lr: float = 1e-4
     lr_floor: float = 1e-4
+    sgd_lr_sum: float | None = None
+    sgd_decay_epochs: int | None = None
     max_length: int | None = None
     similarity: str = "cosine"
     seed: int = 1
@@ -178,6 +192,29 @@ class AdjacentSentenceConfig:
             raise SentembError(f"model.optimizer: unknown optimizer {self.optimizer!r} (expected one of {OPTIMIZERS})")
         if not self.lr > 0 or not 0 < self.lr_floor <= 1:
             raise SentembError(f"model.lr/lr_floor: need lr > 0 and 0 < lr_floor <= 1, got {self.lr}, {self.lr_floor}")
+        if self.sgd_lr_sum is not None and not self.sgd_lr_sum > 0:
+            raise SentembError(f"model.sgd_lr_sum: must be > 0, got {self.sgd_lr_sum}")
+        if self.sgd_decay_epochs is not None and self.sgd_decay_epochs < 1:
+            raise SentembError(f"model.sgd_decay_epochs: must be >= 1, got {self.sgd_decay_epochs}")
+
+    def schedule(self, batches_per_epoch: int) -> tuple[float, Callable[[int], float]]:
+        """The initial rate lr₀ and the factor lr_t / lr₀ as a function of the batch count t.
+
+        Returns:
+            ``(lr0, factor)``; Σ_{t < epochs·batches_per_epoch} lr0·factor(t) = ``sgd_lr_sum`` when that is set.
+        """
+        total = self.epochs * batches_per_epoch
+        sgd = self.optimizer == "sgd"
+        horizon = (self.sgd_decay_epochs if sgd and self.sgd_decay_epochs else self.epochs) * batches_per_epoch
+        floor = self.lr_floor
+
+        def factor(step: int) -> float:
+            return max(1.0 - step / horizon, floor)
+
+        if sgd and self.sgd_lr_sum is not None:
+            steps = np.arange(total, dtype=np.float64)
+            return self.sgd_lr_sum / float(np.maximum(1.0 - steps / horizon, floor).sum()), factor
+        return self.lr, factor
 
 
 def training_tuples(corpus: TokenCorpus) -> tuple[np.ndarray, np.ndarray]:
@@ -240,7 +277,8 @@ def train_adjacent_sentences(
 
     Returns:
         Training statistics: tuples, batches, wall seconds, centre sentences/s, corpus words/s (tokens of the
-        centre sentences), encoded words/s (tokens of every sentence encoded) and the final mean loss.
+        centre sentences), encoded words/s (tokens of every sentence encoded), the final mean loss, the initial
+        learning rate and Σ_t lr_t over the run (the training amount).
 
     Raises:
         SentembError: an empty corpus or a bad device.
@@ -250,11 +288,12 @@ def train_adjacent_sentences(
     rng = np.random.default_rng(config.seed)
     centres, candidates = training_tuples(corpus)
     encoder.to(device).train()
-    opt = _optimizer(config.optimizer, encoder.parameters(), config.lr)
     batches_per_epoch = math.ceil(len(centres) / config.batch_size)
     total = batches_per_epoch * config.epochs
-    floor = config.lr_floor
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: max(1.0 - step / total, floor))
+    lr0, factor = config.schedule(batches_per_epoch)
+    opt = _optimizer(config.optimizer, encoder.parameters(), lr0)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
+    lr_sum = 0.0
     lengths = corpus.lengths
     k = 2 + config.neg
     rows: list[dict] = []
@@ -293,6 +332,7 @@ def train_adjacent_sentences(
             loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity=config.similarity)
             opt.zero_grad(set_to_none=True)
             loss.backward()
+            lr_sum += opt.param_groups[0]["lr"]
             opt.step()
             sched.step()
             step += 1
@@ -331,5 +371,7 @@ def train_adjacent_sentences(
         "corpus_words_per_second": round(n_words / wall),
         "encoded_words_per_second": round(n_encoded / wall),
         "final_loss": round(last_loss, 6),
+        "lr_initial": lr0,
+        "lr_sum": round(lr_sum, 4),
         "config": asdict(config),
     }

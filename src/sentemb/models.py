@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -72,38 +73,67 @@ def load_keyed_vectors(path: str | Path) -> KeyedVectors:
         raise SentembError(f"{p}: not a gensim KeyedVectors file ({e})") from None
 
 
+OOV_MODES = ("drop", "random")
+
+
 class WordAveragingModel:
-    """Sentence embedding = mean of the vectors of its in-vocabulary words (unknown words dropped,
-    Kenter et al. §3); a sentence with no known word encodes to the zero vector.
+    """Sentence embedding = mean of the vectors of its words (Kenter et al. §3; Wieting et al. 2016 AVG).
+
+    Out-of-vocabulary words are dropped (``oov="drop"``, the paper: "unknown words are ignored"), or each gets a
+    fixed random vector drawn from N(0, oov_std²) (``oov="random"``, the default of the authors' evaluation code,
+    wordEmbeddings.py, ``lasagne.init.Normal()``: std 0.01), the same vector for the same word on every run (its
+    generator is seeded from the word's CRC-32). A sentence with no word left encodes to the zero vector.
 
     Args:
         name: model name.
         vectors: the word vectors.
         text: the tokenisation the vectors were trained with.
+        oov: ``"drop"`` or ``"random"``.
+        oov_std: the standard deviation of the random vectors.
+
+    Raises:
+        SentembError: an unknown ``oov`` mode.
     """
 
-    def __init__(self, name: str, vectors: KeyedVectors, text: TextConfig) -> None:
+    def __init__(self, name: str, vectors: KeyedVectors, text: TextConfig, oov: str = "drop",
+                 oov_std: float = 0.01) -> None:
+        if oov not in OOV_MODES:
+            raise SentembError(f"{name}: unknown out-of-vocabulary mode {oov!r} (expected one of {OOV_MODES})")
         self.name = name
         self.vectors = vectors
         self.text = text
         self.dim = vectors.vector_size
+        self.oov = oov
+        self.oov_std = oov_std
 
     def token_ids(self, sentence: str) -> list[int]:
         get = self.vectors.key_to_index.get
         return [i for i in map(get, tokenize(sentence, self.text)) if i is not None]
 
+    def random_vector(self, word: str) -> np.ndarray:
+        """The fixed random vector of an out-of-vocabulary word: float32 (dim,), N(0, oov_std²)."""
+        rng = np.random.default_rng(zlib.crc32(word.encode("utf-8")))
+        return rng.normal(0.0, self.oov_std, self.dim).astype(np.float32)
+
     def encode(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences.
 
         Returns:
-            float32, shape (len(sentences), dim); all-zero rows for sentences with no known word.
+            float32, shape (len(sentences), dim); all-zero rows for sentences with no word left.
         """
         out = np.zeros((len(sentences), self.dim), dtype=np.float32)
         vecs = self.vectors.vectors
+        if self.oov == "drop":
+            for row, sentence in enumerate(sentences):
+                ids = self.token_ids(sentence)
+                if ids:
+                    out[row] = vecs[ids].mean(axis=0)
+            return out
+        index = self.vectors.key_to_index
         for row, sentence in enumerate(sentences):
-            ids = self.token_ids(sentence)
-            if ids:
-                out[row] = vecs[ids].mean(axis=0)
+            tokens = tokenize(sentence, self.text)
+            if tokens:
+                out[row] = np.mean([vecs[index[w]] if w in index else self.random_vector(w) for w in tokens], axis=0)
         return out
 
 
@@ -180,7 +210,7 @@ def load_word_vectors(directory: str | Path, what: str | None = None) -> KeyedVe
 
 
 def load(directory: Path, config: dict) -> WordAveragingModel:
-    """The loader of word-averaging models (``"loader": "sentemb.models"``)."""
+    """The loader of word-averaging models (``"loader": "sentemb.models"``); unknown words are dropped."""
     return WordAveragingModel(config.get("name", directory.name), load_keyed_vectors(directory / config["vectors"]),
                               model_text(directory, config))
 
