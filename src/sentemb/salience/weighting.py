@@ -14,37 +14,11 @@ The baselines of Bollegala et al. (NWS paper §4.1) and Arora et al. 2017 (SIF),
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from sentemb.errors import SentembError
 
-if TYPE_CHECKING:  # an annotation only: loading a weighted model never needs the corpus code
-    from sentemb.data.corpus import TokenCorpus
-
 WEIGHTINGS = ("isf", "isf-log", "sif", "sif-pc")
-
-
-def sentence_frequencies(corpus: TokenCorpus, vocab_size: int, chunk_sentences: int = 500_000) -> np.ndarray:
-    """sf(w): the number of sentences in which each word occurs at least once.
-
-    Returns:
-        int64, shape (V,).
-    """
-    sf = np.zeros(vocab_size, dtype=np.int64)
-    offsets = np.asarray(corpus.offsets)
-    n = corpus.n_sentences
-    for s0 in range(0, n, chunk_sentences):
-        s1 = min(n, s0 + chunk_sentences)
-        a, b = int(offsets[s0]), int(offsets[s1])
-        ids = np.asarray(corpus.token_ids[a:b], dtype=np.int64)
-        sentence = corpus.sentence_index(s0, s1)
-        keys = np.sort(sentence * vocab_size + ids)  # np.sort + a mask: 15x faster here than np.unique
-        first = np.ones(len(keys), dtype=bool)
-        first[1:] = keys[1:] != keys[:-1]
-        sf += np.bincount(keys[first] % vocab_size, minlength=vocab_size)
-    return sf
 
 
 def isf_weights(sf: np.ndarray) -> np.ndarray:
