@@ -6,7 +6,6 @@ from typing import Literal
 
 from pydantic import Field, PositiveFloat
 
-from _adjacent import AdjacentSentenceParams
 from sentemb.adjacent import AdjacentSentenceConfig
 from sentemb.data.corpus import TokenCorpus
 from sentemb.data.vocab import Vocabulary
@@ -15,6 +14,7 @@ from sentemb.models import load_word_vectors
 from sentemb.salience.model import save_weighted_average_model
 from sentemb.salience.train import train_neural_word_salience
 
+from _adjacent import AdjacentSentenceParams
 from _common import params, run, text_config
 
 

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 
-from _paraphrastic import paraphrastic_params
 from sentemb.data.benchmarks import GRAN_GROUPS, KENTER_GROUPS
 from sentemb.data.pairs import read_pairs
 from sentemb.evaluation.word_similarity import word_similarity_words
@@ -30,6 +29,7 @@ from sentemb.paraphrastic.training import (
 )
 
 from _common import run, text_config
+from _paraphrastic import paraphrastic_params
 
 PAIRS = Path("data/pairs")
 

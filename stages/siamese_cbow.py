@@ -1,15 +1,22 @@
 """siamese_cbow: Siamese CBOW word vectors (Kenter et al. 2016) trained on the token-id corpus, params ``model``
-→ models/siamese_cbow/ (a word-averaging model) and its loss log metrics/train/siamese_cbow.csv."""
+→ models/siamese_cbow/ (a word-averaging model) and its loss log metrics/train/siamese_cbow.csv.
+
+``siamese_cbow-lrsumX`` is the same model trained with SGD and ``model.sgd_lr_sum`` = X, a point of the
+training-amount curve (stage group ``siamese_cbow_amount``).
+"""
+
+import re
 
 from pydantic import PositiveFloat, PositiveInt
 
-from _adjacent import AdjacentSentenceParams
 from sentemb.adjacent import AdjacentSentenceConfig
 from sentemb.data.corpus import TokenCorpus
 from sentemb.data.vocab import Vocabulary
+from sentemb.errors import SentembError
 from sentemb.models import keyed_vectors, save_word_averaging_model
 from sentemb.siamese_cbow.train import train_siamese_cbow
 
+from _adjacent import AdjacentSentenceParams
 from _common import params, run, text_config
 
 
@@ -24,8 +31,17 @@ class SiameseCBOWParams(AdjacentSentenceParams):
     max_length: PositiveInt | None = 50
 
 
+AMOUNT = re.compile(r"^siamese_cbow-lrsum(?P<lr_sum>\d+(?:\.\d+)?)$")
+
+
 def main(name: str) -> None:
     p = params("model", SiameseCBOWParams)
+    amount = AMOUNT.match(name)
+    if amount is not None:
+        p = p.model_copy(update={"optimizer": "sgd", "sgd_lr_sum": float(amount["lr_sum"])})
+    elif name != "siamese_cbow":
+        raise SentembError(f"unknown model {name!r}; this stage trains siamese_cbow and siamese_cbow-lrsumX (SGD with "
+                           "a summed learning rate of X)")
     vocab = Vocabulary.load("data/vocab.tsv")
     corpus = TokenCorpus.load("data/corpus")
     config = AdjacentSentenceConfig(similarity="cosine", **p.model_dump(exclude={"dim", "init_std"}))

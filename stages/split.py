@@ -18,6 +18,7 @@ from _common import Section, params, run
 class Text(Section):
     tokenizer: Literal["treebank", "wordpunct"] = "treebank"
     lowercase: bool = True
+    strip_punctuation: bool = False
 
 
 class Split(Section):
@@ -58,7 +59,7 @@ def _documents(paths: list[Path], max_documents: int | None):
 
 def main() -> None:
     text, sp = params("text", Text), params("split", Split)
-    config = TextConfig(tokenizer=text.tokenizer, lowercase=text.lowercase)
+    config = TextConfig(**text.model_dump())
     paths = shards()
     stats = {"documents": 0, "sentences": 0, "tokens": 0, "shards": {}}
     OUT.mkdir(parents=True, exist_ok=True)

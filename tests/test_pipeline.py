@@ -54,9 +54,11 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     vectors = ("glove", "word2vec-sg", "word2vec-cbow")
     weighted = [f"{v}-{w}" for v in vectors for w in ("isf", "isf-log", "sif", "sif-pc", "nws")]
     paraphrastic = ["para-avg", "para-proj", "para-dan", "para-lstm", "para-lstmavg", "para-gran"]
-    for model in (*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic):
+    controls = [f"untrained-{k}" for k in (1, 2, 3, 4, 5, "frequent", "idf")]
+    amounts = [f"siamese_cbow-lrsum{k}" for k in (10, 30, 200, 1000)]
+    for model in (*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic, *controls, *amounts):
         m = json.loads((proj / f"metrics/{model}.json").read_text())
-        own_vectors = model in (*vectors, "siamese_cbow", "paragram")
+        own_vectors = model in (*vectors, "siamese_cbow", "paragram", *controls, *amounts)
         assert set(m) == {"STS12", "STS16", "STS12-15", "NWS-18", "all", "pairs_without_known_word"} | (
             {"word_similarity"} if own_vectors else set()) | ({"oov"} if model in ("siamese_cbow", "word2vec-cbow")
                                                               else set())
@@ -76,8 +78,18 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     assert log[0] == "step,epoch,sentences,loss,lr" and len(log) > 2
     table = (proj / "reports/kenter2016_table1.md").read_text()
     assert "| STS12 | MSRpar |" in table and "19 sets in both" not in table  # only 5 of Kenter's sets evaluated here
+    for section in ("## Williams' test", "## Unknown words", "## Controls", "## Training amount",
+                    "## Claims of Kenter et al."):
+        assert section in table, section
+    assert "Siamese CBOW beats averaged word2vec CBOW vectors" in table and "over 5 datasets" in table
+    curve = (proj / "metrics/kenter_training_amount.csv").read_text().splitlines()
+    assert curve[0] == "model,optimizer,lr_sum,STS12-15" and len(curve) == 7
+    last = curve[-1].split(",")
+    assert curve[1].startswith("untrained-1,none,0.0,") and last[:2] == ["siamese_cbow-lrsum1000", "sgd"]
+    assert float(last[2]) == pytest.approx(1000.0, rel=1e-6)  # the summed rate the optimizer really stepped with
     nws = (proj / "reports/bollegala2018_tables.md").read_text()
     assert "| STS12 | SMTnews |" in nws and "the paper's 4 sets" in nws and "| glove |" in nws
+    assert "## Claims of Bollegala et al." in nws and "NWS over GloVe beats SMOOTH over GloVe" in nws
     for v in vectors:
         norms = json.loads((proj / f"metrics/{v}-nws.norms.json").read_text())
         assert norms["Warriner valence"]["words"] > 100 and -1 <= norms["MRC concreteness"]["pearson"] <= 1
@@ -94,6 +106,7 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
         "step,epoch,pairs_seen,loss,SimLex-999,WordSim-353")
     wieting = (proj / "reports/wieting2017_tables.md").read_text()
     assert "| LSTMAVG | `para-lstmavg` | dropout, scrambling |" in wieting and "Only 5 of the sets" in wieting
+    assert "## Claims of Wieting et al. 2016 and Wieting & Gimpel 2017" in wieting and "GRAN beats AVG" in wieting
     summary = json.loads((proj / "metrics/summary.json").read_text())
     assert set(summary) == {*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic}
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
@@ -186,8 +199,9 @@ def test_every_paraphrastic_setting_is_in_params_yaml():
     """`dvc exp run -S paraphrastic.NAME.KEY=V` can only override a key that params.yaml has (Hydra refuses new
     ones), so each model lists every setting its encoder reads."""
     sys.path.insert(0, str(ROOT / "stages"))
-    from _paraphrastic import Paraphrastic
     from sentemb.paraphrastic.composition import ENCODER_ARGS
+
+    from _paraphrastic import Paraphrastic
 
     params = yaml.safe_load((ROOT / "params.yaml").read_text())["paraphrastic"]
     encoder_keys = {k for keys in ENCODER_ARGS.values() for k in keys}

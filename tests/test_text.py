@@ -41,3 +41,13 @@ def test_sentence_splitter_keeps_dialogue_together():
     # the splitter's known limitation: no split before a sentence that starts with a title (12 misses in 3 novels)
     assert split_sentences("He left at noon. Mr. Smith stayed.") == ["He left at noon. Mr. Smith stayed."]
     assert split_sentences("  ") == []
+
+
+def test_strip_punctuation_drops_what_the_siamese_cbow_authors_drop():
+    config = TextConfig(strip_punctuation=True)
+    assert tokenize('He said: "It\'s fine -- isn\'t it?" (yes) ...', config) == [
+        "he", "said", "it", "s", "fine", "is", "n't", "it", "yes"]
+    for token in (".", "''", "``", ",", ":", ";", "?", "!", "-", "_"):  # their Toronto Book Corpus non-tokens
+        assert tokenize(f"a {token} b", config) == ["a", "b"]
+    assert tokenize("e-mail 3.5 £10", config) == ["e-mail", "3.5", "10"]  # inner punctuation stays
+    assert tokenize("a , b")[1] == ","  # off by default

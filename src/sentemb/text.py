@@ -37,10 +37,15 @@ class TextConfig:
         tokenizer: ``"treebank"`` (NLTK's Penn-Treebank-style word tokenizer, the default) or ``"wordpunct"``
             (NLTK ``wordpunct_tokenize``, as in Bollegala et al.).
         lowercase: lower-case every token (after Unicode NFKC normalisation).
+        strip_punctuation: strip punctuation and symbols (Unicode categories P* and S*) from both ends of every
+            token and drop the tokens left empty, as the Siamese CBOW authors' tokenizer does
+            (tokenizationutils/tokenizer.py, ``removeNonTokenChars``); it drops every token their Toronto Book
+            Corpus scripts drop (``. '' `` , : ; ? ! - _``) and turns ``'s`` into ``s``.
     """
 
     tokenizer: Tokenizer = "treebank"
     lowercase: bool = True
+    strip_punctuation: bool = False
 
     def __post_init__(self) -> None:
         if self.tokenizer not in TOKENIZERS:
@@ -76,7 +81,24 @@ def tokenize(sentence: str, config: TextConfig = TextConfig()) -> list[str]:
     if config.lowercase:
         text = text.lower()
     tokens = _treebank().tokenize(text) if config.tokenizer == "treebank" else wordpunct_tokenize(text)
-    return [t for tok in tokens for t in tok.split()]
+    tokens = [t for tok in tokens for t in tok.split()]
+    if config.strip_punctuation:
+        tokens = [s for s in map(_strip_punctuation, tokens) if s]
+    return tokens
+
+
+def _is_punctuation(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "PS"
+
+
+def _strip_punctuation(token: str) -> str:
+    """``token`` without the punctuation and symbol characters at either end."""
+    start, end = 0, len(token)
+    while start < end and _is_punctuation(token[start]):
+        start += 1
+    while end > start and _is_punctuation(token[end - 1]):
+        end -= 1
+    return token[start:end]
 
 
 def split_sentences(paragraph: str) -> list[str]:

@@ -89,3 +89,46 @@ def williams_scores(gold: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[flo
     """
     r = np.corrcoef(np.vstack([gold, a, b]))
     return williams_test(r[0, 1], r[0, 2], r[1, 2], len(gold))
+
+
+def williams_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """:func:`williams_scores` per dataset: does model A's per-pair score correlate better with gold than B's?
+
+    Args:
+        a, b: per-pair scores (``results/MODEL/pair_scores.tsv``: group, dataset, pair, gold, score).
+
+    Returns:
+        Rows (group, dataset, pairs, r_a, r_b, t, p): Pearson's r ×100 of each with gold, Williams' t and the
+        two-sided p of "r_a ≠ r_b".
+
+    Raises:
+        SentembError: when the two files do not hold the same pairs.
+    """
+    merged = a.merge(b, on=["group", "dataset", "pair", "gold"], suffixes=("_a", "_b"))
+    if len(merged) != len(a) or len(merged) != len(b):
+        raise SentembError("pair scores of the two models cover different pairs; evaluate both on the same benchmarks")
+    rows = []
+    for (group, dataset), sub in merged.groupby(["group", "dataset"], sort=False):
+        gold, sa, sb = (sub[c].to_numpy() for c in ("gold", "score_a", "score_b"))
+        t, p_greater = williams_scores(gold, sa, sb)
+        rows.append({"group": group, "dataset": dataset, "pairs": len(sub),
+                     "r_a": float(np.corrcoef(gold, sa)[0, 1]) * 100, "r_b": float(np.corrcoef(gold, sb)[0, 1]) * 100,
+                     "t": t, "p": min(1.0, 2 * min(p_greater, 1 - p_greater))})
+    return pd.DataFrame(rows)
+
+
+def paired_over_datasets(a: pd.Series, b: pd.Series) -> dict:
+    """Is model A better than model B across datasets? Wilcoxon signed-rank over the per-dataset scores (the unit
+    of the papers' means), two-sided.
+
+    Args:
+        a, b: the two models' scores on the same datasets (same index).
+
+    Returns:
+        ``{"datasets", "mean_a", "mean_b", "wins_a", "p"}``; p is 1.0 when the two are equal everywhere.
+    """
+    a, b = a.align(b, join="inner")
+    diff = (a - b).to_numpy()
+    p = 1.0 if np.all(diff == 0) or len(diff) < 2 else float(stats.wilcoxon(a, b).pvalue)
+    return {"datasets": len(diff), "mean_a": float(a.mean()), "mean_b": float(b.mean()),
+            "wins_a": int((diff > 0).sum()), "p": p}
