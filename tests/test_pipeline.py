@@ -119,7 +119,9 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     params["paraphrastic"]["para-gran"]["variant"] = 3  # GRAN-3, by a params switch
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     changed = json.loads(_dvc(proj, "status", "--json").stdout)
-    assert set(changed) == {"siamese_cbow", *(f"nws@{v}" for v in vectors), "paraphrastic@para-gran", "report"}
+    amount_stages = {f"siamese_cbow_amount@{k}" for k in (10, 30, 200, 1000)}  # they read `model` too
+    assert set(changed) == {"siamese_cbow", *amount_stages, *(f"nws@{v}" for v in vectors), "paraphrastic@para-gran",
+                            "report"}
     (proj / "params.yaml").write_text(params_before)
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
     # an edit to one family's code makes exactly that family's stages stale (and the report, which names the
@@ -127,7 +129,7 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     salience = {*(f"nws@{v}" for v in vectors), *(f"baseline@{v}-{w}" for v in vectors for w in ("isf", "isf-log",
                 "sif", "sif-pc")), *(f"evaluate-salience@{m}" for m in weighted), *(f"norms@{v}" for v in vectors)}
     touched = {
-        "src/sentemb/siamese_cbow/encoder.py": {"siamese_cbow"},
+        "src/sentemb/siamese_cbow/encoder.py": {"siamese_cbow", *amount_stages, *(f"control@{c}" for c in controls)},
         "src/sentemb/salience/weighting.py": salience,
         "src/sentemb/paraphrastic/composition.py": {"paraphrastic@paragram", *(f"paraphrastic@{m}" for m in
                                                     paraphrastic), *(f"evaluate-paraphrastic@{m}" for m in
