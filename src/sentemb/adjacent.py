@@ -63,7 +63,6 @@ class TokenBatch:
         return len(self.offsets)
 
 
-
 def adjacent_sentence_loss(
     center: torch.Tensor, candidates: torch.Tensor, n_positive: int, similarity: str = "cosine"
 ) -> torch.Tensor:
