@@ -26,7 +26,7 @@ class GloveParams(Section):
     alpha: PositiveFloat = 0.75
     lr: PositiveFloat = 0.05
     grad_clip: PositiveFloat = 100.0
-    epochs: PositiveInt = 10
+    epochs: PositiveInt = 12
     fit: Literal["auto", "cells", "batches"] = "auto"
     threads: PositiveInt = 2
     batch_size: PositiveInt = 5000
