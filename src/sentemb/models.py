@@ -183,6 +183,12 @@ def base_path(directory: str | Path, config: dict) -> Path:
     return Path(os.path.normpath(Path(directory) / config["vectors"]))
 
 
+def base_reference(directory: str | Path, vectors_model: str | Path) -> str:
+    """What a derived model in ``directory`` stores as ``config["vectors"]``: the path of the word-averaging model it
+    builds on, relative to ``directory`` (the inverse of :func:`base_path`)."""
+    return Path(os.path.relpath(Path(vectors_model).resolve(), Path(directory).resolve())).as_posix()
+
+
 def base_vectors(directory: str | Path, config: dict) -> KeyedVectors:
     """The word vectors of the word-averaging model that a derived model's ``config["vectors"]`` names.
 

@@ -8,7 +8,6 @@ word-averaging model it started from, whose other rows it reads back when loadin
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,7 @@ import torch
 
 from sentemb.atomic import atomic_path
 from sentemb.errors import SentembError
-from sentemb.models import CONFIG, base_vectors, model_text
+from sentemb.models import CONFIG, base_reference, base_vectors, model_text
 from sentemb.paraphrastic.composition import CompositionEncoder, build_composition, encode_ids
 from sentemb.text import TextConfig, tokenize
 
@@ -53,13 +52,13 @@ def save_paraphrastic_model(directory: str | Path, name: str, encoder: Compositi
     composition parameters and those rows) into ``directory``, replacing it atomically. The other rows are read
     from ``vectors_model`` (stored relative to ``directory``) when loading."""
     directory = Path(directory)
-    rel = Path(os.path.relpath(Path(vectors_model).resolve(), directory.resolve()))
+    rel = base_reference(directory, vectors_model)
     with atomic_path(directory) as tmp:
         tmp.mkdir(parents=True)
         (tmp / WORDS).write_text("".join(w + "\n" for w in words), encoding="utf-8")
         torch.save({k: v.detach().cpu() for k, v in encoder.state_dict().items()}, tmp / STATE)
         config = {"name": name, "type": "paraphrastic", "loader": __name__, "encoder": encoder_name,
-                  "encoder_args": encoder_args, "vectors": rel.as_posix(), "words": WORDS,
+                  "encoder_args": encoder_args, "vectors": rel, "words": WORDS,
                   "state": STATE, "dim": encoder.dim,
                   "text": text.to_dict()} | ({"info": info} if info else {})
         (tmp / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from gensim.models import KeyedVectors
 
 from sentemb.atomic import atomic_path
 from sentemb.errors import SentembError
-from sentemb.models import CONFIG, WordAveragingModel, base_vectors, model_text
+from sentemb.models import CONFIG, WordAveragingModel, base_reference, base_vectors, model_text
 from sentemb.salience.weighting import first_principal_component, remove_component
 from sentemb.text import TextConfig
 
@@ -106,7 +105,7 @@ def save_weighted_average_model(
         weighting: what the weights are (``isf``, ``sif``, ``nws`` …), recorded in the config.
     """
     directory = Path(directory)
-    rel = Path(os.path.relpath(Path(vectors_model).resolve(), directory.resolve()))
+    rel = base_reference(directory, vectors_model)
     with atomic_path(directory) as tmp:
         tmp.mkdir(parents=True)
         frame = pd.DataFrame({"word": words, "weight": np.asarray(weights, dtype=np.float64),
@@ -115,7 +114,7 @@ def save_weighted_average_model(
         if component_fit == "corpus":
             np.save(tmp / COMPONENT, np.asarray(component, dtype=np.float32))
         config = {"name": name, "type": "weighted_average", "loader": __name__, "weighting": weighting,
-                  "vectors": rel.as_posix(),
+                  "vectors": rel,
                   "weights": WEIGHTS, "component_fit": component_fit, "text": text.to_dict()}
         config |= {"component": COMPONENT} if component_fit == "corpus" else {}
         config |= {"info": info} if info else {}
