@@ -24,6 +24,7 @@ from sentemb.paraphrastic.composition import (
     COMPOSITIONS,
     GRANComposition,
     PaddedBatch,
+    PeepholeLSTM,
     build_composition,
     reverse_padded,
 )
@@ -80,6 +81,26 @@ def test_encoder_shape_and_padding_invariance(member):
     torch.testing.assert_close(enc(PaddedBatch.from_lists([SENTENCES[1]]))[0], out[1], rtol=0, atol=1e-6)
     # an empty sentence is the zero vector
     assert enc(PaddedBatch.from_lists([[], [1, 2]]))[0].abs().sum() == 0
+
+
+@pytest.mark.parametrize("output_gate", [True, False])
+def test_packed_recurrence_is_the_padded_loop(output_gate):
+    # the packed LSTM (each step over the sentences still going) computes what a loop over every row and all T
+    # steps computes at the real positions, forwards and backwards; padding positions and empty rows get zeros
+    torch.manual_seed(0)
+    lstm = PeepholeLSTM(8, 6, output_gate)
+    with torch.no_grad():
+        lstm.peephole.normal_()
+    lengths = torch.tensor([7, 3, 0, 5, 1, 3])
+    mask = (torch.arange(7)[None, :] < lengths[:, None])[..., None]
+    x = (torch.randn(6, 7, 8) * mask).requires_grad_()
+    padded, packed = lstm(x) * mask, lstm(x, lengths)
+    torch.testing.assert_close(packed, padded, rtol=0, atol=1e-6)
+    assert packed[~mask.expand_as(packed)].abs().max() == 0
+    weights = torch.randn(6, 7, 6)
+    grads = [torch.autograd.grad((out * weights).sum(), [x, *lstm.parameters()]) for out in (padded, packed)]
+    for a, b in zip(*grads, strict=True):
+        torch.testing.assert_close(b, a, rtol=0, atol=1e-5)
 
 
 def test_gran_with_open_gate_is_avg():

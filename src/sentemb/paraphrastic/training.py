@@ -238,8 +238,7 @@ def train_paraphrastic(
                              config.scramble, rng)
             s1, s2 = [p[0] for p in chunk], [p[1] for p in chunk]
             encoder.train()
-            g1 = encoder(PaddedBatch.from_lists(s1, device))
-            g2 = encoder(PaddedBatch.from_lists(s2, device))
+            g1, g2 = encoder(PaddedBatch.from_lists(s1 + s2, device)).split(len(chunk))  # one pass: larger steps
             t1, t2 = negative_indices(g1, g2, config.negatives, _sentence_keys(s1 + s2), generator)
             cand = torch.cat([g1, g2])
             loss = margin_loss(g1, g2, cand[t1], cand[t2], config.margin)
