@@ -6,8 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
+from gensim.models import KeyedVectors
+from typer.testing import CliRunner
+
+from sentemb import senteval
+from sentemb.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -109,6 +115,23 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     assert "## Claims of Wieting et al. 2016 and Wieting & Gimpel 2017" in wieting and "GRAN beats AVG" in wieting
     summary = json.loads((proj / "metrics/summary.json").read_text())
     assert set(summary) == {*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic}
+    # the slice's models used as a researcher would: sentemb embed / nearest / nearest-words / export, SentEval
+    text = tmp_path / "sentences.txt"
+    text.write_text("a man is playing a guitar .\nthe dog runs in the park .\nzzzzqx\n", encoding="utf-8")
+    runner = CliRunner()
+    res = runner.invoke(app, ["embed", str(proj / "models/para-gran"), str(text), "-o", str(tmp_path / "e.npy")])
+    assert res.exit_code == 0 and np.load(tmp_path / "e.npy").shape == (3, 16), res.output
+    res = runner.invoke(app, ["nearest", str(proj / "models/siamese_cbow"), "a man is playing a guitar .",
+                              "--corpus", str(text), "-k", "2"])
+    assert res.exit_code == 0 and res.stdout.splitlines()[0].startswith("1.0000\t1\t"), res.output
+    res = runner.invoke(app, ["nearest-words", str(proj / "models/word2vec-cbow"), "the", "-k", "3"])
+    assert res.exit_code == 0 and len(res.stdout.splitlines()) == 3, res.output
+    res = runner.invoke(app, ["export", str(proj / "models/glove-nws"), str(tmp_path / "nws.txt")])
+    assert res.exit_code == 0 and "baked in" in res.stdout, res.output
+    assert len(KeyedVectors.load_word2vec_format(str(tmp_path / "nws.txt"))) == corpus["vocabulary"]
+    params = {"sentemb_model": str(proj / "models/para-lstmavg")}
+    senteval.prepare(params, [])
+    assert senteval.batcher(params, [["a", "man"], []]).shape == (2, 16)
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
     # changing the number of negatives touches the Siamese CBOW training stage alone
     params_before = (proj / "params.yaml").read_text()

@@ -1,12 +1,10 @@
-"""The ``sentemb`` command: encode, compare and evaluate saved models."""
+"""The ``sentemb`` command: compare, embed, search, export and evaluate saved models (sentemb.toolkit)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 
 from sentemb.errors import SentembError
@@ -20,7 +18,7 @@ def _fail(e: SentembError) -> None:
     raise typer.Exit(1)
 
 
-@app.command()
+@app.command(epilog="Example: sentemb similarity models/siamese_cbow \"A man plays guitar.\" \"A man sings.\"")
 def similarity(
     model: Annotated[Path, typer.Argument(help="model directory, e.g. models/siamese_cbow")],
     sentence1: str,
@@ -44,29 +42,103 @@ def similarity(
     typer.echo(f"{score[0]:.4f}" + ("  (a sentence has no word in the model's vocabulary)" if undefined[0] else ""))
 
 
-@app.command()
+def _load(model: Path):
+    from sentemb.models import load_model
+
+    try:
+        return load_model(model)
+    except SentembError as e:
+        _fail(e)
+
+
+@app.command(epilog="Example: sentemb embed models/para-gran sentences.txt -o sentences.npy")
+def embed(
+    model: Annotated[Path, typer.Argument(help="model directory, e.g. models/para-gran")],
+    file: Annotated[str, typer.Argument(help="UTF-8 text, one sentence a line; - reads standard input")],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="the .npy file (default: FILE with .npy)")
+                      ] = None,
+    batch_size: Annotated[int, typer.Option(min=1, help="sentences encoded at a time")] = 10_000,
+) -> None:
+    """Embed a file of sentences into a .npy array, float32 of shape (n, dim), streaming in batches."""
+    from sentemb.toolkit import embed_lines, read_lines
+
+    if output is None:
+        if file == "-":
+            _fail(SentembError("reading standard input: name the output with -o/--output"))
+        output = Path(file).with_suffix(".npy")
+    m = _load(model)
+    try:
+        n = embed_lines(m, read_lines(file), output, batch_size, model_name=model)
+    except SentembError as e:
+        _fail(e)
+    typer.echo(f"{n} sentences → {output} ({n} × {m.dim} float32)")
+
+
+@app.command(hidden=True)
 def encode(
     model: Annotated[Path, typer.Argument(help="model directory")],
     output: Annotated[Path, typer.Option("--output", "-o", help=".npy file for the (n, dim) float32 embeddings")],
     input: Annotated[Path | None, typer.Option("--input", "-i", help="one sentence a line (default: stdin)")] = None,
 ) -> None:
-    """Embed sentences, one a line, into a .npy array of shape (n, dim)."""
-    from sentemb.atomic import atomic_open
-    from sentemb.models import load_model
+    """The former name of ``embed`` (kept for scripts): sentemb encode MODEL -i FILE -o OUT."""
+    embed(model, str(input) if input else "-", output)
 
+
+@app.command(epilog="Example: sentemb nearest models/para-gran \"a man plays the guitar\" --corpus sentences.txt -k 5")
+def nearest(
+    model: Annotated[Path, typer.Argument(help="model directory")],
+    query: Annotated[str, typer.Argument(help="the query sentence")],
+    corpus: Annotated[str, typer.Option(help="UTF-8 text, one sentence a line, to search; - reads standard input")],
+    k: Annotated[int, typer.Option("-k", min=1, help="neighbours to print")] = 10,
+) -> None:
+    """The k sentences of a file nearest to a query, by cosine similarity of the model's embeddings."""
+    from sentemb.toolkit import nearest_sentences, read_lines
+
+    m = _load(model)
     try:
-        m = load_model(model)
-        if input is not None and not input.is_file():
-            raise SentembError(f"{input}: missing input file")
+        rows = nearest_sentences(m, query, read_lines(corpus), k, model_name=model)
     except SentembError as e:
         _fail(e)
-    lines = (input.read_text(encoding="utf-8") if input else sys.stdin.read()).splitlines()
-    with atomic_open(output, "wb") as fh:
-        np.save(fh, m.encode(lines))
-    typer.echo(f"{len(lines)} sentences → {output}")
+    for cos, line, sentence in rows:
+        typer.echo(f"{cos:.4f}\t{line}\t{sentence}")
 
 
-@app.command()
+@app.command("nearest-words", epilog="Example: sentemb nearest-words models/word2vec-cbow guitar -k 5")
+def nearest_words(
+    model: Annotated[Path, typer.Argument(help="model directory of a model with word vectors")],
+    word: Annotated[str, typer.Argument(help="a word of the model's vocabulary (as its tokeniser writes it)")],
+    k: Annotated[int, typer.Option("-k", min=1, help="neighbours to print")] = 10,
+) -> None:
+    """The k words nearest to a word, by cosine similarity of the model's word vectors (gensim most_similar)."""
+    from sentemb.toolkit import word_vectors
+
+    try:
+        vectors, _ = word_vectors(_load(model), model)
+        if word not in vectors.key_to_index:
+            raise SentembError(f"{model}: {word!r} is not in the model's vocabulary of {len(vectors)} words")
+    except SentembError as e:
+        _fail(e)
+    for other, cos in vectors.most_similar(word, topn=k):
+        typer.echo(f"{cos:.4f}\t{other}")
+
+
+@app.command(epilog="Example: sentemb export models/glove-nws glove-nws.txt")
+def export(
+    model: Annotated[Path, typer.Argument(help="model directory of a model with word vectors")],
+    output: Annotated[Path, typer.Argument(help="the word2vec-format file to write")],
+    binary: Annotated[bool, typer.Option(help="the binary word2vec format instead of text")] = False,
+) -> None:
+    """Write a model's word vectors in the word2vec format (weighted models: the weights baked into the vectors)."""
+    from sentemb.toolkit import export_word2vec
+
+    try:
+        what = export_word2vec(_load(model), output, binary, model_name=model)
+    except SentembError as e:
+        _fail(e)
+    typer.echo(f"{output}: {what}")
+
+
+@app.command(epilog="Example: sentemb evaluate models/glove-nws --benchmark STS16 --benchmark SICK-R")
 def evaluate(
     model: Annotated[Path, typer.Argument(help="model directory")],
     data: Annotated[
