@@ -1,4 +1,4 @@
-"""Training throughput of the paraphrastic encoders: pairs per second of the training step, packed against padded.
+"""Training throughput of the paraphrastic encoders, in pairs per second, against what the CPU's matrix products allow.
 
 Usage (after `dvc repro pairs`):
     python benchmarks/paraphrastic_speed.py [--pairs data/pairs/train.tsv] [--batches 40] [--threads 2]
@@ -6,17 +6,19 @@ Usage (after `dvc repro pairs`):
 For each encoder of `params.yaml` `paraphrastic` that trains on sentences (AVG, PROJ, DAN, LSTM, LSTMAVG, GRAN),
 with its own settings (dropout, scrambling, negatives, batch size, optimiser), it runs the first ``--batches``
 mini-batches of an epoch over the real training pairs and prints the training-step throughput
-(``train_paraphrastic``'s ``pairs_per_second``: updates only, selection excluded) of:
+(``train_paraphrastic``'s ``pairs_per_second``: updates only, selection excluded).
 
-- ``packed``: the encoders as the pipeline runs them (recurrences over each sentence's own tokens);
-- ``padded``: the recurrent ones with the packing turned off (every row runs to the batch's longest sentence, the
-  way the encoders ran before), for the comparison.
+For the recurrent encoders it also prints the floating-point work of a pair (the matrix products of the forward and
+backward passes over its real tokens: 3 × 2 × (W_x and W_h of the LSTM's gates, plus GRAN's gate matrices) per
+token) and the rate that implies, beside the rate of one large float32 matrix product on the same threads: the
+ceiling no implementation of the same arithmetic can pass. Run it with another ``PYTHONPATH`` to time another
+revision of ``src/sentemb`` on the same pairs.
 
-The word vectors are random N(0, 1) 300-d (speed does not depend on their values). Also prints the token counts that
-bound the work: real tokens per batch against batch × longest sentence.
+The word vectors are random N(0, 1) 300-d (speed does not depend on their values).
 """
 
 import argparse
+import time
 from pathlib import Path
 
 import numpy as np
@@ -24,16 +26,28 @@ import torch
 import yaml
 
 from sentemb.data.pairs import read_pairs
-from sentemb.paraphrastic.composition import ENCODER_ARGS, PeepholeLSTM, build_composition
+from sentemb.paraphrastic.composition import ENCODER_ARGS, build_composition
 from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
 
 
-def _unpacked(encoder) -> None:
-    """Make the encoder's LSTMs run every row for all T steps (the padded loop)."""
-    for name in ("lstm", "backward_lstm"):
-        lstm = getattr(encoder, name, None)
-        if lstm is not None:
-            lstm.forward = lambda x, lengths=None, lstm=lstm: PeepholeLSTM.forward(lstm, x)
+def _matmul_gflops(dim: int) -> float:
+    """GFLOP/s of a large float32 product (2,000 × dim) @ (dim × 4·dim) on the current torch threads."""
+    a, b = torch.randn(2000, dim), torch.randn(dim, 4 * dim)
+    for _ in range(3):
+        a @ b
+    t0, reps = time.perf_counter(), 20
+    for _ in range(reps):
+        a @ b
+    return 2 * 2000 * dim * 4 * dim * reps / (time.perf_counter() - t0) / 1e9
+
+
+def _flops_per_token(p: dict, dim: int) -> float:
+    """Forward + backward (3×) multiply-adds (2 FLOP) of the matrix products of one token of a recurrent encoder."""
+    gates = 4 if p.get("output_gate", True) else 3
+    macs = 2 * gates * dim * dim  # W_x and W_h
+    if p["encoder"] == "gran":
+        macs += 2 * dim * dim * (1 if p.get("variant", 1) in (1, 2) else 2)  # W_x^i, W_h^i of the gate
+    return 3 * 2 * macs * (2 if p.get("bidirectional") else 1)
 
 
 def main() -> None:
@@ -52,11 +66,13 @@ def main() -> None:
              for row in rows]
     lengths = np.array([len(s) for p in pairs for s in p])
     params = yaml.safe_load(args.params.read_text())["paraphrastic"]
-    n = None
     print(f"{len(pairs)} pairs, {len(index)} words, mean sentence length {lengths.mean():.1f} tokens; "
           f"{args.threads} threads, {torch.get_num_threads()} torch threads, {args.dim} d", flush=True)
     vectors = np.random.default_rng(0).standard_normal((len(index), args.dim)).astype(np.float32)
-    print("| model | encoder | padded pairs/s | packed pairs/s | speed-up |\n|---|---|---:|---:|---:|")
+    peak = _matmul_gflops(args.dim)
+    print(f"one large matrix product: {peak:.1f} GFLOP/s\n")
+    print("| model | encoder | pairs/s | GFLOP per pair | GFLOP/s | share of the product's rate |")
+    print("|---|---|---:|---:|---:|---:|")
     for name, p in params.items():
         if p.get("pairs") != "sentences" or (args.only and name not in args.only):
             continue
@@ -64,30 +80,15 @@ def main() -> None:
         sub = [pairs[i] for i in np.random.default_rng(1).permutation(len(pairs))[:n]]
         config = ParaphraseConfig(**{k: v for k, v in p.items() if k in ParaphraseConfig.__dataclass_fields__}
                                   | {"epochs": 1, "evals_per_epoch": 1, "device": "cpu"})
-        speeds = {}
-        for mode in ("padded", "packed") if p["encoder"] in ("lstm", "lstmavg", "gran") else ("packed",):
-            enc = build_composition(p["encoder"], vectors, dropout=p["dropout"], word_dropout=p["word_dropout"],
-                                    sparse=p["sparse_embeddings"],
-                                    **{k: p[k] for k in ENCODER_ARGS[p["encoder"]]})
-            if mode == "padded":
-                _unpacked(enc)
-            stats = train_paraphrastic(enc, sub, config, lambda e: {"none": 0.0}, "none")
-            speeds[mode] = stats["pairs_per_second"]
-        padded = speeds.get("padded")
-        ratio = f"{speeds['packed'] / padded:.2f}×" if padded else "—"
-        print(f"| {name} | {p['encoder']} | {padded or '—'} | {speeds['packed']} | {ratio} |", flush=True)
-    if n:
-        b = params["para-gran"]["batch_size"]
-        lens = np.array([[len(pairs[i][0]), len(pairs[i][1])] for i in range(len(pairs))])
-        order = np.random.default_rng(1).permutation(len(pairs))
-        real, padded_tokens = 0, 0
-        for k in range(0, len(order) - b + 1, b):
-            chunk = lens[order[k:k + b]]
-            real += chunk.sum()
-            padded_tokens += b * chunk[:, 0].max() + b * chunk[:, 1].max()
-        print(f"tokens per batch of {b} pairs: {real / (len(order) // b):.0f} real, "
-              f"{padded_tokens / (len(order) // b):.0f} padded ({padded_tokens / real:.2f}×)")
-
+        enc = build_composition(p["encoder"], vectors, dropout=p["dropout"], word_dropout=p["word_dropout"],
+                                sparse=p["sparse_embeddings"], **{k: p[k] for k in ENCODER_ARGS[p["encoder"]]})
+        speed = train_paraphrastic(enc, sub, config, lambda e: {"none": 0.0}, "none")["pairs_per_second"]
+        if p["encoder"] in ("lstm", "lstmavg", "gran"):
+            per_pair = _flops_per_token(p, args.dim) * lengths.mean() * 2 / 1e9
+            rate = f"{per_pair:.4f} | {per_pair * speed:.1f} | {per_pair * speed / peak:.0%}"
+        else:
+            rate = "— | — | —"
+        print(f"| {name} | {p['encoder']} | {speed} | {rate} |", flush=True)
 
 if __name__ == "__main__":
     main()
