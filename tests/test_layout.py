@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "sentemb"
-FAMILIES = ("siamese_cbow", "salience", "paraphrastic")
+FAMILIES = ("siamese_cbow", "salience", "paraphrastic", "supervised")
 
 # what an evaluate stage imports only once it has read the model's config (models.load_model's lazy dispatch, and
 # the word-similarity scores of models that own their vectors)

@@ -1,0 +1,108 @@
+"""The supervised relatedness datasets as Wieting & Gimpel (2017) §4.3 build them.
+
+- **SICK**: its standard splits, train 4,500 / trial (dev) 500 / test 4,927 pairs, scores in [1, 5].
+- **STS**: every STS 2012-2015 dataset split 40 / 10 / 50 per dataset (the paper: 4,481 / 1,207 / 6,060 pairs
+  over 20 sets; 2013 SMT is distributed by LDC only, so 19 sets here), scores in [0, 5]. The split is a seeded
+  permutation of each dataset's pairs, so every model sees the same one.
+
+A split is a table of ``set``, ``sentence1``, ``sentence2``, ``score`` rows (raw sentences, the gold score as
+published), written as a TSV so that every training stage reads the same pairs.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from sentemb.atomic import atomic_open
+from sentemb.data.benchmarks import STSDataset, read_sick
+from sentemb.errors import SentembError
+
+SPLITS = ("train", "dev", "test")
+COLUMNS = ("set", "sentence1", "sentence2", "score")
+Row = tuple[str, str, str, float]
+
+
+def split_datasets(datasets: Sequence[STSDataset], fractions: tuple[float, float] = (0.4, 0.1), seed: int = 1
+                   ) -> dict[str, list[Row]]:
+    """Split each dataset's pairs into train / dev / test by a seeded permutation: the first ⌊f_train·n⌋ pairs of the
+    permutation train, the next ⌊f_dev·n⌋ dev, the rest test (Wieting & Gimpel: 40 / 10 / 50).
+
+    Returns:
+        split name → rows ``(set key, sentence1, sentence2, gold)``, datasets in the given order, pairs in file order.
+
+    Raises:
+        SentembError: fractions outside (0, 1) or summing to 1 or more (no test pairs).
+    """
+    f_train, f_dev = fractions
+    if not (0 < f_train < 1 and 0 < f_dev < 1 and f_train + f_dev < 1):
+        raise SentembError(f"supervised split: fractions {fractions} must be in (0, 1) and leave a test share")
+    out: dict[str, list[Row]] = {s: [] for s in SPLITS}
+    for d in datasets:
+        n = len(d)
+        perm = np.random.default_rng([seed, *d.key.encode("utf-8")]).permutation(n)
+        cut1, cut2 = int(f_train * n), int(f_train * n) + int(f_dev * n)
+        which = np.empty(n, dtype=np.int64)
+        which[perm[:cut1]], which[perm[cut1:cut2]], which[perm[cut2:]] = 0, 1, 2
+        for i in range(n):
+            out[SPLITS[which[i]]].append((d.key, d.sentences1[i], d.sentences2[i], float(d.gold[i])))
+    return out
+
+
+def sick_splits(sick_dir: str | Path) -> dict[str, list[Row]]:
+    """SICK's own splits from ``SICK_train.txt``, ``SICK_trial.txt`` (dev) and ``SICK_test_annotated.txt``.
+
+    Raises:
+        SentembError: a missing or malformed file (named).
+    """
+    root = Path(sick_dir)
+    files = {"train": "SICK_train.txt", "dev": "SICK_trial.txt", "test": "SICK_test_annotated.txt"}
+    out = {}
+    for split, name in files.items():
+        d = read_sick(root / name, split)
+        out[split] = [(f"SICK.{split}", a, b, float(g)) for a, b, g in zip(d.sentences1, d.sentences2, d.gold,
+                                                                           strict=True)]
+    return out
+
+
+def write_split(path: str | Path, rows: Sequence[Row]) -> None:
+    """Write rows as a TSV with a header (``set sentence1 sentence2 score``), atomically."""
+    with atomic_open(path, newline="") as fh:
+        writer = csv.writer(fh, delimiter="\t", quoting=csv.QUOTE_NONE, escapechar=None, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for key, a, b, score in rows:
+            if "\t" in a + b or "\n" in a + b:
+                raise SentembError(f"{path}: a sentence of {key} holds a tab or a line break")
+            writer.writerow((key, a, b, repr(float(score))))
+
+
+def read_split(path: str | Path) -> list[Row]:
+    """Read a split written by :func:`write_split`.
+
+    Raises:
+        SentembError: a missing file, a wrong header, a short line or a non-numeric score (file and line named).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing split file")
+    lines = p.read_text(encoding="utf-8").split("\n")
+    if lines[0].split("\t") != list(COLUMNS):
+        raise SentembError(f"{p}:1: expected the header {'<TAB>'.join(COLUMNS)}")
+    rows = []
+    for n, line in enumerate(lines[1:], start=2):
+        if not line:
+            continue
+        cols = line.split("\t")
+        if len(cols) != 4:
+            raise SentembError(f"{p}:{n}: expected 4 tab-separated columns, found {len(cols)}")
+        try:
+            score = float(cols[3])
+        except ValueError:
+            raise SentembError(f"{p}:{n}: score {cols[3]!r} is not a number") from None
+        rows.append((cols[0], cols[1], cols[2], score))
+    if not rows:
+        raise SentembError(f"{p}: no pairs")
+    return rows

@@ -1,0 +1,230 @@
+"""Training an encoder and the relatedness head on scored pairs, selecting on the dev split (Wieting & Gimpel 2017
+§4.3; Tai et al. 2015 Eq. 6).
+
+The encoder is any ``torch.nn.Module`` with a function that embeds a list of token-id sentences (``embed``), such
+as a paraphrastic composition encoder; this module does not depend on which. The three settings of Wieting &
+Gimpel's Table 8 differ only in the encoder's starting parameters and in the anchors of the L2 terms
+(:func:`sentemb.supervised.similarity.anchored_l2`):
+
+- ``random``: composition parameters freshly initialised, word vectors from PARAGRAM; λc‖W_c‖², λw‖W_w − W_w,0‖²;
+- ``initialised``: every parameter from the transfer (paraphrastic) model, then the same terms;
+- ``universal``: initialised from the transfer model and every parameter pulled back to it (λw on the word vectors,
+  λc on the composition).
+
+Scrambling (shuffle the words of both sentences of a pair with probability p) and the encoder's own dropout and word
+dropout act during training, as in the transfer setting.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm.auto import tqdm
+
+from sentemb.atomic import atomic_open
+from sentemb.device import resolve_device
+from sentemb.errors import SentembError
+from sentemb.evaluation.sts import correlations
+from sentemb.supervised.similarity import SimilarityHead, anchored_l2, kl_loss, score_distribution
+
+log = logging.getLogger(__name__)
+
+SETTINGS = ("random", "initialised", "universal")
+
+
+@dataclass
+class ScoredPairs:
+    """A split: token-id sentences and gold scores already shifted onto [1, K].
+
+    Attributes:
+        sentences1, sentences2: int64 arrays of token ids, one per pair.
+        scores: float64 (n,), each in [1, K].
+    """
+
+    sentences1: list[np.ndarray]
+    sentences2: list[np.ndarray]
+    scores: np.ndarray
+
+    def __post_init__(self) -> None:
+        if not (len(self.sentences1) == len(self.sentences2) == len(self.scores)):
+            raise SentembError(f"scored pairs: {len(self.sentences1)} first sentences, {len(self.sentences2)} second "
+                               f"sentences and {len(self.scores)} scores")
+        if not len(self.scores):
+            raise SentembError("scored pairs: an empty split")
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+
+@dataclass
+class SupervisedConfig:
+    """Settings (defaults: Wieting & Gimpel 2017 §4.3 and the reference code's sim task).
+
+    Attributes:
+        k: number of score classes K.
+        hidden: size of h_s.
+        batch_size, epochs: mini-batches of pairs; passes over the training split.
+        lr: Adam's learning rate.
+        lambda_w, lambda_c: weights of the L2 terms on the word vectors and on the composition and head parameters.
+        scramble: probability of shuffling the words of both sentences of a pair.
+        evals_per_epoch: dev evaluations (checkpoints) per epoch.
+        seed: seeds the head's initialisation, batching, scrambling and dropout.
+        device: ``auto``, ``cpu`` or ``cuda``.
+    """
+
+    k: int = 5
+    hidden: int = 50
+    batch_size: int = 25
+    epochs: int = 10
+    lr: float = 0.001
+    lambda_w: float = 0.0
+    lambda_c: float = 0.0
+    scramble: float = 0.0
+    evals_per_epoch: int = 1
+    seed: int = 1
+    device: str = "auto"
+
+    def __post_init__(self) -> None:
+        for name in ("k", "hidden", "batch_size", "epochs", "evals_per_epoch"):
+            if getattr(self, name) < (2 if name == "k" else 1):
+                raise SentembError(f"supervised: {name} must be at least {2 if name == 'k' else 1}, "
+                                   f"got {getattr(self, name)}")
+        if not 0 <= self.scramble <= 1:
+            raise SentembError(f"supervised: scramble is a probability in [0, 1], got {self.scramble}")
+
+
+def _scramble(s1: list[np.ndarray], s2: list[np.ndarray], rate: float, rng: np.random.Generator
+              ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    if rate <= 0:
+        return s1, s2
+    flips = rng.random(len(s1)) < rate
+    return ([rng.permutation(a) if f else a for a, f in zip(s1, flips, strict=True)],
+            [rng.permutation(b) if f else b for b, f in zip(s2, flips, strict=True)])
+
+
+def predict(encoder: nn.Module, embed: Callable, head: SimilarityHead, pairs: ScoredPairs,
+            batch_size: int = 512) -> np.ndarray:
+    """ŷ for every pair, in eval mode: float64 (n,), in [1, K]."""
+    was = encoder.training, head.training
+    encoder.eval()
+    head.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(pairs), batch_size):
+            a, b = pairs.sentences1[i:i + batch_size], pairs.sentences2[i:i + batch_size]
+            left, right = embed(a + b).split(len(a))
+            out.append(head.predict(head(left, right)).double().cpu().numpy())
+    encoder.train(was[0])
+    head.train(was[1])
+    return np.concatenate(out)
+
+
+def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], torch.Tensor],
+                     train: ScoredPairs, dev: ScoredPairs, test: ScoredPairs, config: SupervisedConfig,
+                     anchors: dict[str, torch.Tensor] | None = None, word_parameter: str = "embedding.weight",
+                     log_path: str | Path | None = None) -> dict:
+    """Minimise the mean KL(p ‖ p̂) over ``train`` plus the anchored L2 terms; keep the checkpoint with the best dev
+    Pearson's r and report its test Pearson's r.
+
+    Args:
+        encoder: the sentence encoder, trained with the head (its parameters move).
+        embed: token-id sentences → float (n, dim) embeddings on the encoder's device, with gradients.
+        train, dev, test: the splits, scores on [1, K].
+        config: the settings.
+        anchors: parameter name (of ``encoder``) → the value its L2 term pulls it to; absent names are pulled to 0
+            (the composition) or, for ``word_parameter``, to its value on entry.
+        word_parameter: the encoder's word-vector parameter (weighted by λw; every other one by λc).
+        log_path: CSV of ``step, epoch, loss, dev, test`` per checkpoint (Pearson ×100), written atomically.
+
+    Returns:
+        ``dev`` and ``test`` Pearson ×100 and ``spearman`` of test at the selected checkpoint, ``selected`` (its
+        row), ``best_test`` (the oracle: the highest test r of any checkpoint), ``checkpoints``, ``pairs_per_second``,
+        ``seconds``, ``device`` and ``config``. The encoder and ``head`` (in the result) are left at the selected
+        checkpoint, on the CPU.
+
+    Raises:
+        SentembError: a score outside [1, K], an unknown anchor name, or a non-finite loss (naming the step).
+    """
+    device = resolve_device(config.device)
+    torch.manual_seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    encoder.to(device)
+    params = dict(encoder.named_parameters())
+    if word_parameter not in params:
+        raise SentembError(f"supervised: the encoder has no parameter {word_parameter!r}")
+    anchors = {k: v.detach().to(device) for k, v in (anchors or {}).items()}
+    unknown = set(anchors) - set(params)
+    if unknown:
+        raise SentembError(f"supervised: anchors for parameters the encoder does not have: {sorted(unknown)}")
+    anchors.setdefault(word_parameter, params[word_parameter].detach().clone())
+    dim = embed([train.sentences1[0]]).shape[1]
+    head = SimilarityHead(dim, config.hidden, config.k).to(device)
+    targets = score_distribution(train.scores, config.k).to(device)
+    for split in (dev, test):
+        score_distribution(split.scores, config.k)  # the range check
+    weights = {name: (config.lambda_w if name == word_parameter else config.lambda_c) for name in params}
+    head_params = {f"head.{n}": p for n, p in head.named_parameters()}
+    optimizer = torch.optim.Adam([*params.values(), *head.parameters()], lr=config.lr)
+    batches = math.ceil(len(train) / config.batch_size)
+    every = max(1, math.ceil(batches / config.evals_per_epoch))
+    rows: list[dict] = []
+    best: tuple[float, dict, dict, dict] | None = None
+    step, running, count, seen, start, train_seconds = 0, 0.0, 0, 0, time.perf_counter(), 0.0
+    for epoch in range(config.epochs):
+        order = rng.permutation(len(train))
+        for b in tqdm(range(batches), desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", leave=False,
+                      mininterval=10):
+            t0 = time.perf_counter()
+            idx = order[b * config.batch_size:(b + 1) * config.batch_size]
+            s1, s2 = _scramble([train.sentences1[i] for i in idx], [train.sentences2[i] for i in idx],
+                               config.scramble, rng)
+            encoder.train()
+            head.train()
+            left, right = embed(s1 + s2).split(len(idx))
+            loss = kl_loss(head(left, right), targets[torch.as_tensor(idx, device=device)])
+            total = (loss + anchored_l2(params, anchors, weights).to(device)
+                     + anchored_l2(head_params, {}, {n: config.lambda_c for n in head_params}).to(device))
+            if not torch.isfinite(total):
+                raise SentembError(f"supervised: the loss is {total.item()} at step {step + 1} (epoch {epoch + 1})")
+            optimizer.zero_grad(set_to_none=True)
+            total.backward()
+            optimizer.step()
+            step += 1
+            seen += len(idx)
+            running += loss.item()
+            count += 1
+            train_seconds += time.perf_counter() - t0
+            if (b + 1) % every == 0 or b + 1 == batches:
+                dev_r = correlations(predict(encoder, embed, head, dev), dev.scores)[0]
+                test_r, test_rho = correlations(predict(encoder, embed, head, test), test.scores)
+                row = {"step": step, "epoch": round(epoch + (b + 1) / batches, 4),
+                       "loss": round(running / max(count, 1), 6), "dev": round(dev_r, 4), "test": round(test_r, 4),
+                       "test_spearman": round(test_rho, 4)}
+                running, count = 0.0, 0
+                rows.append(row)
+                log.info("checkpoint %s", row)
+                if best is None or dev_r > best[0]:
+                    best = (dev_r, row, {k: v.detach().to("cpu", copy=True) for k, v in encoder.state_dict().items()},
+                            {k: v.detach().to("cpu", copy=True) for k, v in head.state_dict().items()})
+    assert best is not None
+    if log_path:
+        with atomic_open(log_path, newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    encoder.to("cpu").load_state_dict(best[2])
+    head.to("cpu").load_state_dict(best[3])
+    sel = best[1]
+    return {"dev": sel["dev"], "test": sel["test"], "spearman": sel["test_spearman"], "selected": sel,
+            "best_test": max(r["test"] for r in rows), "checkpoints": len(rows), "head": head,
+            "pairs_per_second": round(seen / max(train_seconds, 1e-9), 1),
+            "seconds": round(time.perf_counter() - start, 1), "device": str(device), "config": asdict(config)}
