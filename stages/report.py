@@ -269,12 +269,14 @@ def kenter_evidence(models: list[str], controls: list[str], amounts: list[str]) 
                              for m in ("siamese_cbow", "word2vec-cbow")))
         w = w[w["group"].isin(KENTER_SETS)]
         better, worse = int(((w["p"] < 0.05) & (w["t"] > 0)).sum()), int(((w["p"] < 0.05) & (w["t"] < 0)).sum())
-        table = w.rename(columns={"r_a": "Siamese CBOW r", "r_b": "word2vec CBOW r", "p": "p (two-sided)"})
+        table = w.rename(columns={"r_a": "Siamese CBOW r", "r_b": "word2vec CBOW r", "p": "p (two-sided)"}).round(
+            {"Siamese CBOW r": 4, "word2vec CBOW r": 4, "t": 4})
+        table["p (two-sided)"] = table["p (two-sided)"].map(lambda v: f"{v:.2g}")  # small p: 2 significant digits
         parts += ["## Williams' test: does Siamese CBOW correlate better with gold than word2vec CBOW?\n",
                   "Williams' t for two correlations that share the gold scores (Steiger 1980), per dataset; it tests "
                   "the paper's claim directly, where the Wilcoxon test above only says that the two models' scores "
                   f"differ. Siamese CBOW significantly better (p < 0.05) on {better} of {len(w)} sets, "
-                  f"significantly worse on {worse}.\n", to_markdown(table.round(4)), ""]
+                  f"significantly worse on {worse}.\n", to_markdown(table), ""]
         c = paired_over_datasets(scbow, _kenter_r("word2vec-cbow"))
         claims.append({"claim": "Siamese CBOW beats averaged word2vec CBOW vectors on STS 2012-2015 (Table 1: 46.93 "
                                 "vs 43.13 over 20 sets)", "verdict": claim_verdict(True, c),
