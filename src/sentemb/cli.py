@@ -27,16 +27,16 @@ def similarity(
     """Cosine similarity of two sentences' embeddings (0 when either has no known word)."""
     from sentemb.evaluation.sts import cosine_scores
     from sentemb.models import load_model
+    from sentemb.toolkit import refuse_per_set_component
 
     try:
         m = load_model(model)
     except SentembError as e:
         _fail(e)
-    if getattr(m, "component_fit", None) == "per_set":
-        _fail(SentembError(
-            f"{model}: this model removes a common component fitted on the sentences of each call (SIF, per "
-            "evaluation set); with two sentences that component is meaningless. Build the model with "
-            "`dvc exp run -S baselines.component_fit=corpus` to compare single pairs."))
+    try:
+        refuse_per_set_component(m, model, "with two sentences that component is meaningless")
+    except SentembError as e:
+        _fail(e)
     emb = m.encode([sentence1, sentence2])
     score, undefined = cosine_scores(emb[:1], emb[1:])
     typer.echo(f"{score[0]:.4f}" + ("  (a sentence has no word in the model's vocabulary)" if undefined[0] else ""))

@@ -29,6 +29,7 @@ import numpy as np
 
 from sentemb.errors import SentembError
 from sentemb.models import load_model
+from sentemb.toolkit import refuse_per_set_component
 
 MODEL_KEY = "sentemb_model"
 ENCODER_KEY = "sentemb_encoder"
@@ -67,9 +68,7 @@ def prepare(params: Any, samples: Sequence[Sequence[str]]) -> None:
                                "loaded model)")
         encoder = load_model(path)
         _set(params, ENCODER_KEY, encoder)
-    if getattr(encoder, "component_fit", None) == "per_set":
-        raise SentembError(f"{getattr(encoder, 'name', 'model')}: its common component is fitted per encode call, "
-                           "and SentEval calls the batcher per mini-batch; use a model with component_fit 'corpus'")
+    refuse_per_set_component(encoder, getattr(encoder, "name", "model"), "SentEval calls the batcher per mini-batch")
 
 
 def batcher(params: Any, batch: Sequence[Sequence[str]]) -> np.ndarray:

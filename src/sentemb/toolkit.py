@@ -58,12 +58,21 @@ def _batches(lines: Iterable[str], size: int) -> Iterator[list[str]]:
         yield batch
 
 
-def _refuse_per_set_component(model: SentenceEncoder, model_name: str | Path) -> None:
+def refuse_per_set_component(model: SentenceEncoder, model_name: str | Path, why: str) -> None:
+    """Refuse a model whose embeddings depend on how sentences are grouped into calls: SIF with its common component
+    fitted on the sentences of each ``encode`` call (``component_fit="per_set"``).
+
+    Args:
+        why: what the caller does that this breaks, for the message.
+
+    Raises:
+        SentembError: naming the model and the params switch that builds a usable one.
+    """
     if getattr(model, "component_fit", None) == "per_set":
         raise SentembError(
             f"{model_name}: this model removes a common component fitted on the sentences of each call (SIF, per "
-            "evaluation set), so its embeddings depend on how sentences are batched; build it with "
-            "`dvc exp run -S baselines.component_fit=corpus` to embed arbitrary text")
+            f"evaluation set); {why}. Build it with `dvc exp run -S baselines.component_fit=corpus` (component_fit "
+            "'corpus') instead")
 
 
 def embed_lines(model: SentenceEncoder, lines: Iterable[str], output: str | Path, batch_size: int = 10_000,
@@ -85,7 +94,7 @@ def embed_lines(model: SentenceEncoder, lines: Iterable[str], output: str | Path
         SentembError: no sentence at all, a model whose embeddings depend on the batch (SIF per set), or a
             reading error of ``lines``.
     """
-    _refuse_per_set_component(model, model_name)
+    refuse_per_set_component(model, model_name, "its embeddings would depend on how the text is batched")
     n, dim = 0, None
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -121,7 +130,7 @@ def nearest_sentences(model: SentenceEncoder, query: str, corpus: Iterable[str],
     """
     if k < 1:
         raise SentembError(f"k must be at least 1, got {k}")
-    _refuse_per_set_component(model, model_name)
+    refuse_per_set_component(model, model_name, "its embeddings would depend on how the corpus is batched")
     q = model.encode([query])[0].astype(np.float64)
     if not np.any(q):
         raise SentembError(f"the query {query!r} has no word the model knows")

@@ -171,8 +171,9 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
     targets = score_distribution(train.scores, config.k).to(device)
     for split in (dev, test):
         score_distribution(split.scores, config.k)  # the range check
-    weights = {name: (config.lambda_w if name == word_parameter else config.lambda_c) for name in params}
-    head_params = {f"head.{n}": p for n, p in head.named_parameters()}
+    # every parameter the L2 terms see: λw on the word vectors, λc on the composition and the head (head anchored at 0)
+    regularised = params | {f"head.{n}": p for n, p in head.named_parameters()}
+    weights = {name: (config.lambda_w if name == word_parameter else config.lambda_c) for name in regularised}
     optimizer = torch.optim.Adam([*params.values(), *head.parameters()], lr=config.lr)
     batches = math.ceil(len(train) / config.batch_size)
     every = max(1, math.ceil(batches / config.evals_per_epoch))
@@ -191,8 +192,7 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
             head.train()
             left, right = embed(s1 + s2).split(len(idx))
             loss = kl_loss(head(left, right), targets[torch.as_tensor(idx, device=device)])
-            total = (loss + anchored_l2(params, anchors, weights).to(device)
-                     + anchored_l2(head_params, {}, {n: config.lambda_c for n in head_params}).to(device))
+            total = loss + anchored_l2(regularised, anchors, weights).to(device)
             if not torch.isfinite(total):
                 raise SentembError(f"supervised: the loss is {total.item()} at step {step + 1} (epoch {epoch + 1})")
             optimizer.zero_grad(set_to_none=True)
