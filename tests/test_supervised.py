@@ -49,7 +49,7 @@ def test_head_is_the_two_matrix_form_and_the_loss_is_kl():
     assert kl_loss(torch.log(torch.full((2, 5), 0.2)), torch.full((2, 5), 0.2)).abs() < 1e-6
 
 
-def test_sts_split_is_40_10_50_per_dataset_seeded_and_complete(shared):
+def test_sts_split_is_40_10_50_per_dataset_seeded_and_complete(shared, tmp_path):
     datasets = load_benchmarks(shared, KENTER_GROUPS)
     splits = split_datasets(datasets, seed=1)
     sizes = {s: len(rows) for s, rows in splits.items()}
@@ -62,6 +62,9 @@ def test_sts_split_is_40_10_50_per_dataset_seeded_and_complete(shared):
     every = Counter((d.key, a, b, float(g)) for d in datasets
                     for a, b, g in zip(d.sentences1, d.sentences2, d.gold, strict=True))
     assert Counter(r for rows in splits.values() for r in rows) == every
+    assert any('"' in r[1] + r[2] for r in splits["train"])  # quotes, written and read back as they are
+    write_split(tmp_path / "train.tsv", splits["train"])
+    assert read_split(tmp_path / "train.tsv") == splits["train"]
     with pytest.raises(SentembError, match="leave a test share"):
         split_datasets(datasets, (0.6, 0.4))
 

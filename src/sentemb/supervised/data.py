@@ -11,7 +11,6 @@ published), written as a TSV so that every training stage reads the same pairs.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -69,14 +68,18 @@ def sick_splits(sick_dir: str | Path) -> dict[str, list[Row]]:
 
 
 def write_split(path: str | Path, rows: Sequence[Row]) -> None:
-    """Write rows as a TSV with a header (``set sentence1 sentence2 score``), atomically."""
+    """Write rows as a TSV with a header (``set sentence1 sentence2 score``), atomically; the text is written as is
+    (no quoting: a quote is an ordinary character), so a sentence may hold neither a tab nor a line break.
+
+    Raises:
+        SentembError: a sentence holding a tab or a line break (its set named).
+    """
     with atomic_open(path, newline="") as fh:
-        writer = csv.writer(fh, delimiter="\t", quoting=csv.QUOTE_NONE, escapechar=None, lineterminator="\n")
-        writer.writerow(COLUMNS)
+        fh.write("\t".join(COLUMNS) + "\n")
         for key, a, b, score in rows:
-            if "\t" in a + b or "\n" in a + b:
+            if any(c in a + b for c in "\t\n\r"):
                 raise SentembError(f"{path}: a sentence of {key} holds a tab or a line break")
-            writer.writerow((key, a, b, repr(float(score))))
+            fh.write(f"{key}\t{a}\t{b}\t{float(score)!r}\n")
 
 
 def read_split(path: str | Path) -> list[Row]:
