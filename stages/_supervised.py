@@ -32,6 +32,6 @@ class Training(Section):
     epochs: PositiveInt = 10
     lr: float = Field(0.001, gt=0)
     evals_per_epoch: PositiveInt = 1
-    max_train_pairs: PositiveInt | None = None
+    max_pairs: PositiveInt | None = None
     seed: int = 1
     device: str = "auto"

@@ -80,9 +80,8 @@ def main(model_name: str, setting: str) -> None:
     text = text_config()
     name = f"{model_name}-{setting}"
     splits = {d: {s: read_split(DATA / d / f"{s}.tsv") for s in ("train", "dev", "test")} for d in SCORE_RANGES}
-    if t.max_train_pairs is not None:
-        for d in splits:
-            splits[d]["train"] = splits[d]["train"][: t.max_train_pairs]
+    if t.max_pairs is not None:  # a quick slice: the first pairs of every split
+        splits = {d: {s: rows[: t.max_pairs] for s, rows in data.items()} for d, data in splits.items()}
     tokens = {s: tokenize(s, text) for d in splits.values() for rows in d.values() for _, a, b, _ in rows
               for s in (a, b)}
     transfer = paraphrastic_params(model.transfer)
