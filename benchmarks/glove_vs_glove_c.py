@@ -10,7 +10,13 @@ checkpoints (its CPU time for N iterations minus that of 0 iterations) and from 
 glove.c is built outside this repository from its public source (https://github.com/stanfordnlp/GloVe, ``make``);
 pass the directory holding its ``glove`` binary.
 
-    python benchmarks/glove_vs_glove_c.py DATA GLOVE_BUILD OUT [--epochs 10] [--dim 300] [--threads 2]
+    python benchmarks/glove_vs_glove_c.py DATA GLOVE_BUILD OUT [--epochs 10] [--dim 300] [--threads 2] \
+        [--fixed-order] [--control-seed 2]
+
+``--fixed-order`` gives our trainer the cells in the file's order every epoch (``shuffle=False``), as glove.c reads
+them; without it ours draws a new order each epoch, as the pipeline does. ``--control-seed`` runs glove.c once more
+with another ``-seed`` (another initialisation; with several threads the interleaving differs too) and prints how far
+glove.c lands from itself: the noise floor any "within N points" comparison must be read against.
 
 DATA is a pipeline's ``data/`` directory after ``dvc repro vocab`` (``corpus/``, ``vocab.tsv``). The table goes to
 stdout and ``OUT/glove_vs_glove_c.csv``.
@@ -28,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 import torch
 from gensim.models import KeyedVectors
 
@@ -53,12 +60,13 @@ def children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def run_glove_c(binary: Path, out: Path, args, iters: int, checkpoints: bool) -> tuple[str, float]:
+def run_glove_c(binary: Path, out: Path, args, iters: int, checkpoints: bool, seed: int = 1,
+                save: str = "glove_c") -> tuple[str, float]:
     cmd = [str(binary), "-input-file", str(out / "cooccurrence.shuf.bin"), "-vocab-file", str(out / "vocab.txt"),
-           "-save-file", str(out / ("glove_c" if checkpoints else "glove_c_timing")), "-vector-size", str(args.dim),
+           "-save-file", str(out / (save if checkpoints else "glove_c_timing")), "-vector-size", str(args.dim),
            "-threads", str(args.threads), "-iter", str(iters), "-eta", "0.05", "-alpha", "0.75", "-x-max", "100",
            "-grad-clip", "100", "-binary", "0", "-model", "2", "-write-header", "1", "-verbose", "2",
-           "-seed", "1", "-checkpoint-every", "1" if checkpoints else "0"]
+           "-seed", str(seed), "-checkpoint-every", "1" if checkpoints else "0"]
     before = children_cpu()
     res = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return res.stderr, children_cpu() - before
@@ -76,6 +84,10 @@ def main() -> None:
     ap.add_argument("--method", choices=("cells", "batches"), default="cells",
                     help="our trainer's method: glove.c's loop compiled (CPU) or torch mini-batches (the GPU path)")
     ap.add_argument("--batch-size", type=int, default=5000)
+    ap.add_argument("--fixed-order", action="store_true",
+                    help="ours reads the cells in the file's order every epoch, as glove.c does (shuffle=False)")
+    ap.add_argument("--control-seed", type=int, default=None,
+                    help="also run glove.c with this -seed and print its distance from the seed-1 run")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
@@ -94,13 +106,21 @@ def main() -> None:
         fh.writelines(f"{w} {c}\n" for w, c in zip(vocab.words, vocab.counts.tolist(), strict=True))
 
     binary = args.glove_build / "glove"
-    log, _ = run_glove_c(binary, args.out, args, args.epochs, checkpoints=True)
-    c_costs = [float(c) for c in re.findall(r"iter: \d+, cost: ([0-9.eE+-]+)", log)]
-    c_rows = []
-    for it in range(1, args.epochs + 1):
-        path = args.out / f"glove_c.{it:03d}.txt"
-        c_rows.append(summary(KeyedVectors.load_word2vec_format(str(path), binary=False)))
-        os.remove(path)
+
+    def glove_c_epochs(seed: int) -> tuple[list[float], list[dict]]:
+        save = f"glove_c_seed{seed}"
+        log, _ = run_glove_c(binary, args.out, args, args.epochs, checkpoints=True, seed=seed, save=save)
+        costs = [float(c) for c in re.findall(r"iter: \d+, cost: ([0-9.eE+-]+)", log)]
+        summaries = []
+        for it in range(1, args.epochs + 1):
+            path = args.out / f"{save}.{it:03d}.txt"
+            summaries.append(summary(KeyedVectors.load_word2vec_format(str(path), binary=False)))
+            os.remove(path)
+        print(f"glove.c seed {seed}: {args.epochs} iterations scored", flush=True)
+        return costs, summaries
+
+    c_costs, c_rows = glove_c_epochs(1)
+    control = glove_c_epochs(args.control_seed)[1] if args.control_seed is not None else None
     _, cpu_n = run_glove_c(binary, args.out, args, 3, checkpoints=False)
     _, cpu_0 = run_glove_c(binary, args.out, args, 0, checkpoints=False)
     c_speed = 3 * x.nnz / max(cpu_n - cpu_0, 1e-9)
@@ -112,8 +132,10 @@ def main() -> None:
         print(f"ours epoch {epoch}: cost {cost:.6f}", flush=True)
 
     t0 = time.perf_counter()
+    if args.fixed_order:  # the file's cells, in the file's order
+        x = sp.coo_matrix((records["val"], (records["word1"] - 1, records["word2"] - 1)), shape=x.shape)
     _, stats = train_glove(x, args.dim, epochs=args.epochs, method=args.method, threads=args.threads,
-                           batch_size=args.batch_size, seed=1, on_epoch=on_epoch)
+                           batch_size=args.batch_size, shuffle=not args.fixed_order, seed=1, on_epoch=on_epoch)
     print(f"ours: {stats['cpu_seconds']} CPU s, {stats['wall_seconds']} wall s for {args.epochs} epochs "
           f"({time.perf_counter() - t0:.0f} s with the scoring)", flush=True)
 
@@ -124,6 +146,10 @@ def main() -> None:
     for e, (c, o) in enumerate(zip(c_rows, ours_rows, strict=True), start=1):
         rows.append([e, c_costs[e - 1], o["cost"], c["simlex"], o["simlex"], c["wordsim"], o["wordsim"],
                      c["mean_norm"], o["mean_norm"], c["common_direction"], o["common_direction"]])
+        if control is not None:
+            rows[-1] += [control[e - 1]["simlex"], control[e - 1]["wordsim"]]
+    if control is not None:
+        header += [f"simlex_glove_c_seed{args.control_seed}", f"wordsim_glove_c_seed{args.control_seed}"]
     with open(args.out / "glove_vs_glove_c.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(header)
@@ -134,6 +160,17 @@ def main() -> None:
     for r in rows:
         print(f"| {r[0]} | {r[1]:.6f} | {r[2]:.6f} | {r[3]:.2f} | {r[4]:.2f} | {r[5]:.2f} | {r[6]:.2f} "
               f"| {r[7]:.3f} / {r[8]:.3f} | {r[9]:.3f} / {r[10]:.3f} |")
+    gaps = [max(abs(r[3] - r[4]), abs(r[5] - r[6])) for r in rows]
+    print("\nlargest |ours − glove.c| per epoch (SimLex-999 or WordSim-353): "
+          + ", ".join(f"{g:.2f}" for g in gaps))
+    if control is not None:
+        print(f"\nglove.c against itself (-seed 1 vs -seed {args.control_seed}):\n")
+        print(f"| epoch | SimLex seed 1 | SimLex seed {args.control_seed} | WordSim seed 1 "
+              f"| WordSim seed {args.control_seed} | largest gap |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r[0]} | {r[3]:.2f} | {r[11]:.2f} | {r[5]:.2f} | {r[12]:.2f} "
+                  f"| {max(abs(r[3] - r[11]), abs(r[5] - r[12])):.2f} |")
     how = f"batches of {args.batch_size:,}" if args.method == "batches" else "cells"
     print(f"\ncells per CPU-second: glove.c {c_speed:,.0f}, ours {stats['cells_per_cpu_second']:,} "
           f"({args.threads} threads each; ours by {how})")
