@@ -1,6 +1,8 @@
 """The DVC pipeline itself, run as a user runs it: `dvc repro` on a tiny slice of the real corpus."""
 
 import json
+import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -14,30 +16,28 @@ from typer.testing import CliRunner
 
 from sentemb import senteval
 from sentemb.cli import app
+from sentemb.profile import apply_profile, read_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _project(tmp_path: Path, shared: Path, **overrides) -> Path:
-    """A fresh git+DVC project with this repository's pipeline and a params.yaml for a tiny run."""
+QUICK = ROOT / "profiles" / "quick.yaml"
+GIT_IDENTITY = {"GIT_AUTHOR_NAME": "sentemb tests", "GIT_AUTHOR_EMAIL": "tests@sentemb.invalid",
+                "GIT_COMMITTER_NAME": "sentemb tests", "GIT_COMMITTER_EMAIL": "tests@sentemb.invalid"}
+
+
+def _project(tmp_path: Path, shared: Path, quick: bool = True, **overrides) -> Path:
+    """A fresh git+DVC project with this repository's pipeline, reading the shared mirror; its params.yaml is the
+    repository's with the quick profile (profiles/quick.yaml) applied, unless ``quick`` is false."""
     proj = tmp_path / "proj"
     proj.mkdir()
-    for item in ("dvc.yaml", "stages", "src", "reference"):
+    for item in ("dvc.yaml", "stages", "src", "reference", "profiles"):
         src = ROOT / item
         (shutil.copytree if src.is_dir() else shutil.copy)(src, proj / item)
     params = yaml.safe_load((ROOT / "params.yaml").read_text())
-    params["download"].update(mirror=str(shared), use_network=False, corpus=["gutenberg-01", "enwiki-01"])
-    params["split"].update(max_documents=4)
-    params["vocab"].update(min_count=2)
-    for p in params["pretrain"].values():
-        p.update(vector_size=16, epochs=1)
-    params["model"].update(dim=16, log_every=10, optimizer="adagrad", lr=0.01)
-    params["nws"].update(log_every=10)
-    params["baselines"].update(component_fit="corpus", component_sentences=500)
-    params["evaluate"].update(benchmarks=["STS12", "STS16"])
-    params["pairs"].update(max_pairs=300)
-    for name, p in params["paraphrastic"].items():
-        p.update(epochs=1, evals_per_epoch=1 if name == "paragram" else 2)
+    params["download"].update(mirror=str(shared), use_network=False)
+    if quick:
+        params = apply_profile(params, read_profile(QUICK))
     for section, values in overrides.items():
         params[section].update(values)
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
@@ -47,14 +47,21 @@ def _project(tmp_path: Path, shared: Path, **overrides) -> Path:
 
 
 def _dvc(proj: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "dvc", *args], cwd=proj, capture_output=True, text=True, check=check)
+    return subprocess.run([sys.executable, "-m", "dvc", *args], cwd=proj, capture_output=True, text=True, check=check,
+                          env=os.environ | GIT_IDENTITY)
 
 
 @pytest.mark.slow
-def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
-    proj = _project(tmp_path, shared)
-    res = _dvc(proj, "repro", check=False)
+def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
+    """README's quick look, `dvc exp run $(sentemb profile quick)`, on a fresh project: every stage runs."""
+    proj = _project(tmp_path, shared, quick=False)
+    subprocess.run(["git", "add", "-A"], cwd=proj, check=True)
+    subprocess.run(["git", "commit", "-qm", "a fresh project"], cwd=proj, check=True, env=os.environ | GIT_IDENTITY)
+    py = shlex.quote(sys.executable)
+    res = subprocess.run(["bash", "-c", f"{py} -m dvc exp run $({py} -m sentemb.cli profile quick)"], cwd=proj,
+                         capture_output=True, text=True, env=os.environ | GIT_IDENTITY)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    assert yaml.safe_load((proj / "params.yaml").read_text())["split"]["max_documents"] == 4  # the profile applied
     corpus = json.loads((proj / "metrics/corpus.json").read_text())
     assert corpus["documents"] == 8 and corpus["sentences"] > 1000 and 0.9 < corpus["token_coverage"] <= 1
     vectors = ("glove", "word2vec-sg", "word2vec-cbow")
@@ -113,6 +120,17 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     wieting = (proj / "reports/wieting2017_tables.md").read_text()
     assert "| LSTMAVG | `para-lstmavg` | dropout, scrambling |" in wieting and "Only 5 of the sets" in wieting
     assert "## Claims of Wieting et al. 2016 and Wieting & Gimpel 2017" in wieting and "GRAN beats AVG" in wieting
+    split = json.loads((proj / "metrics/supervised-data.json").read_text())
+    assert split["sts"]["train"] == {"pairs": 4541, "sets": 19} and split["sick"]["test"] == {"pairs": 4927, "sets": 1}
+    assert split["test_sentences_in_training_pairs"] == 0
+    for name in (f"{m}-{s}" for m in ("avg", "lstmavg", "gran") for s in ("random", "initialised", "universal")):
+        got = json.loads((proj / f"metrics/supervised/{name}.json").read_text())
+        assert got["sts"]["train"] == got["sick"]["test_pairs"] == 150 and -100 <= got["sick"]["test"] <= 100
+        assert len((proj / f"results/supervised/{name}/sts_test.tsv").read_text().splitlines()) == 151
+        assert (proj / f"metrics/train/supervised/{name}-sick.csv").read_text().startswith("step,epoch,loss,dev,test")
+    supervised = (proj / "reports/wieting2017_supervised.md").read_text()
+    assert "| GRAN | universal | dropout, scrambling, universal |" in supervised and "## Table 5 layout" in supervised
+    assert "initialising from and regularising to the transfer model beats random initialisation" in supervised
     summary = json.loads((proj / "metrics/summary.json").read_text())
     assert set(summary) == {*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic}
     # the slice's models used as a researcher would: sentemb embed / nearest / nearest-words / export, SentEval
@@ -143,8 +161,11 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     changed = json.loads(_dvc(proj, "status", "--json").stdout)
     amount_stages = {f"siamese_cbow_amount@{k}" for k in (10, 30, 200, 1000)}  # they read `model` too
+    supervise = {f"supervise@{m}-{s}" for m in ("avg", "lstmavg", "gran") for s in ("random", "initialised",
+                                                                                  "universal")}
+    gran_supervise = {s for s in supervise if s.startswith("supervise@gran-")}  # they build GRAN-3 now
     assert set(changed) == {"siamese_cbow", *amount_stages, *(f"nws@{v}" for v in vectors), "paraphrastic@para-gran",
-                            "report"}
+                            "report", *gran_supervise, "report-supervised"}
     (proj / "params.yaml").write_text(params_before)
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
     # an edit to one family's code makes exactly that family's stages stale (and the report, which names the
@@ -156,7 +177,7 @@ def test_dvc_repro_end_to_end_on_a_slice(tmp_path, shared):
         "src/sentemb/salience/weighting.py": salience,
         "src/sentemb/paraphrastic/composition.py": {"paraphrastic@paragram", *(f"paraphrastic@{m}" for m in
                                                     paraphrastic), *(f"evaluate-paraphrastic@{m}" for m in
-                                                    paraphrastic), "report"},
+                                                    paraphrastic), "report", *supervise, "report-supervised"},
         "src/sentemb/wordvectors/glove.py": {"glove"},
         "src/sentemb/wordvectors/word2vec.py": {"word2vec@sg", "word2vec@cbow"},
     }
@@ -216,6 +237,11 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert "paraphrastic.para-gran.encoder: Input should be 'avg', 'proj'" in res.stderr
     assert "paraphrastic.para-gran.scramble: Input should be less than or equal to 1 (got 1.5)" in res.stderr
+    res = _stage(proj, "stages/supervise.py", "bert", "random")
+    assert res.returncode == 1 and "unknown supervised model 'bert'; supervised.models defines: avg, lstmavg, gran" \
+        in res.stderr
+    res = _stage(proj, "stages/supervise.py", "gran", "pretrained")
+    assert res.returncode == 1 and "unknown setting 'pretrained' (random, initialised, universal)" in res.stderr
     res = _stage(proj, "stages/pairs.py")  # nothing downloaded in this project
     assert res.returncode == 1 and res.stderr.strip().splitlines()[-1].startswith("error: ")
 

@@ -1,5 +1,7 @@
 """Using a trained model: `sentemb embed`, `nearest`, `nearest-words`, `export` and the SentEval batcher."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -148,3 +150,30 @@ def test_senteval_errors(models):
         senteval.prepare({"sentemb_model": str(models / "sif-pc")}, [])
     with pytest.raises(SentembError, match="missing model config"):
         senteval.prepare({"sentemb_model": str(models / "none")}, [])
+
+
+def test_profile_prints_the_quick_profile_as_set_param_arguments(tmp_path, monkeypatch):
+    """`dvc exp run $(sentemb profile quick)`: `-S key=value` pairs that parse back to the profile's values, every key
+    one params.yaml has (DVC refuses new keys)."""
+    import yaml
+
+    from sentemb.profile import read_profile
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    runner = CliRunner()
+    res = runner.invoke(app, ["profile", "quick"])
+    assert res.exit_code == 0, res.output
+    args = res.stdout.split()
+    assert args[0::2] == ["-S"] * (len(args) // 2) and "download.corpus=[gutenberg-01,enwiki-01]" in args
+    parsed = {k: yaml.safe_load(v) for k, v in (a.split("=", 1) for a in args[1::2])}
+    assert parsed == read_profile("quick") and parsed["supervised.training.max_pairs"] == 150
+    for text, message in [("split.max_docs: 4\n", "split.max_docs: params.yaml has no such key"),
+                          ("nosuch.key: 1\n", "nosuch.key: params.yaml has no section 'nosuch'"),
+                          ("text.tokenizer: a b\n", "text.tokenizer: 'a b' cannot be passed as `-S"),
+                          ("- a list\n", "expected a mapping of dotted params keys")]:
+        (tmp_path / "bad.yaml").write_text(text)
+        res = runner.invoke(app, ["profile", str(tmp_path / "bad.yaml")])
+        assert res.exit_code == 1 and message in res.stderr, (text, res.output)
+    res = runner.invoke(app, ["profile", "nope"])
+    assert res.exit_code == 1 and "profiles/nope.yaml: no such profile (profiles: quick)" in res.stderr

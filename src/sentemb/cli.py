@@ -160,5 +160,27 @@ def evaluate(
     typer.echo(ev.datasets.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
 
 
+@app.command(epilog="Example: dvc exp run $(sentemb profile quick)")
+def profile(
+    name: Annotated[str, typer.Argument(help="a profile of profiles/ (quick) or the path of a profile file")],
+    params: Annotated[Path, typer.Option(help="the params file the overrides must fit")] = Path("params.yaml"),
+) -> None:
+    """Print a run profile's overrides as `-S key=value` arguments for `dvc exp run`, each checked against
+    params.yaml."""
+    import yaml
+
+    from sentemb.profile import apply_profile, profile_path, read_profile, set_param_args
+
+    try:
+        overrides = read_profile(name)
+        if not params.is_file():
+            raise SentembError(f"{params}: missing params file (run from the repository root)")
+        apply_profile(yaml.safe_load(params.read_text(encoding="utf-8")) or {}, overrides,
+                      where=str(profile_path(name)))
+        typer.echo(" ".join(set_param_args(overrides)))
+    except SentembError as e:
+        _fail(e)
+
+
 if __name__ == "__main__":
     app()
