@@ -177,3 +177,10 @@ def test_profile_prints_the_quick_profile_as_set_param_arguments(tmp_path, monke
         assert res.exit_code == 1 and message in res.stderr, (text, res.output)
     res = runner.invoke(app, ["profile", "nope"])
     assert res.exit_code == 1 and "profiles/nope.yaml: no such profile (profiles: quick)" in res.stderr
+
+
+def test_evaluate_command_names_its_own_option_for_an_unknown_benchmark(tmp_path):
+    res = CliRunner().invoke(app, ["evaluate", str(tmp_path / "any-model"), "--benchmark", "STS99"])
+    assert res.exit_code == 1
+    assert res.stderr.strip() == ("error: --benchmark: unknown benchmark 'STS99' (expected one of STS12, STS13, STS14, "
+                                  "STS15, STS16, SICK-R, STS-B, PIT-2015)")

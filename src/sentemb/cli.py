@@ -153,6 +153,9 @@ def evaluate(
     from sentemb.evaluation.sts import evaluate as run_eval
     from sentemb.models import load_model
 
+    unknown = [b for b in benchmark or [] if b not in BENCHMARKS]
+    if unknown:
+        _fail(SentembError(f"--benchmark: unknown benchmark {unknown[0]!r} (expected one of {', '.join(BENCHMARKS)})"))
     try:
         ev = run_eval(load_model(model), load_benchmarks(data, benchmark or BENCHMARKS))
     except SentembError as e:
