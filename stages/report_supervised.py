@@ -109,7 +109,7 @@ def main() -> None:
             for d, label in DATASETS.items():
                 w = williams(f"{m}-{s}", f"{m}-random", d)
                 tests.append({"model": names[m], "A": s, "B": "random", "dataset": label, "pairs": int(w["pairs"]),
-                              "r A": w["r_a"], "r B": w["r_b"], "t": w["t"], "p": w["p"]})
+                              "r A": w["r_a"], "r B": w["r_b"], "t": w["t"], "p": f"{w['p']:.2g}"})
                 if s == "universal":
                     verdict = claim_verdict(True, {"mean_a": w["r_a"], "mean_b": w["r_b"], "p": w["p"]})
                     claims.append({"claim": f"{names[m]}: initialising from and regularising to the transfer model "
@@ -137,20 +137,23 @@ def main() -> None:
     split_line = ", ".join(f"{DATASETS[d]}: " + " / ".join(f"{c[s]['pairs']:,}" for s in ("train", "dev", "test"))
                            for d, c in counts.items() if d in DATASETS)
     lam = "; ".join(f"{s}: λw {v.lambda_w:g}, λc {v.lambda_c:g}" for s, v in settings.items())
-    note = f"""\
-Pearson's r ×100 of ŷ = rᵀp̂ with the gold score on the **pooled test split** of each dataset, at the checkpoint with
-the best dev r (one checkpoint every 1/{training.evals_per_epoch} epoch, {training.epochs} epochs, Adam lr
-{training.lr:g}, mini-batches of {training.batch_size} pairs, h_s of {training.hidden}; the "oracle" columns take the
-best test r of any checkpoint). Tai et al.'s head and KL loss (`src/sentemb/supervised/`); STS's gold [0, 5] is shifted
-onto [1, 6] (K = 6), SICK's [1, 5] kept (K = 5). Splits (train / dev / test pairs): {split_line}; the paper's STS
-split is 4,481 / 1,207 / 6,060 over 20 sets (2013 SMT is LDC-only: we have 19), SICK the same 4,500 / 500 / 4,927.
-No test sentence occurs in the paraphrastic training pairs (`metrics/supervised-data.json`).
-
-Settings (Table 8): **random**: the composition freshly initialised over our PARAGRAM word vectors; **initialised**:
-every parameter from the transfer model (`paraphrastic@para-…`); **universal**: initialised so and pulled back to it.
-L2 weights (not tuned; the paper tuned λw over {{1e-5, 0}}): {lam}. Our transfer models were trained on our
-{{Twitter URL, MSRP, TurkCorpus}} pairs, not SimpWiki: see reports/wieting2017_tables.md.
-"""
+    every = "every epoch" if training.evals_per_epoch == 1 else f"every 1/{training.evals_per_epoch} epoch"
+    note = (
+        f"Pearson's r ×100 of ŷ = rᵀp̂ with the gold score on the **pooled test split** of each dataset, at the "
+        f"checkpoint with the best dev r (a checkpoint {every}, {training.epochs} epochs, Adam at lr {training.lr:g}, "
+        f"mini-batches of {training.batch_size} pairs, h_s of {training.hidden} units; the \"oracle\" columns take the "
+        "best test r of any checkpoint). Tai et al.'s head and KL loss (`src/sentemb/supervised/`); STS's gold "
+        "[0, 5] is shifted onto [1, 6] (K = 6), SICK's [1, 5] is kept (K = 5).\n\n"
+        f"Splits (train / dev / test pairs): {split_line}. The paper's STS split is 4,481 / 1,207 / 6,060 over 20 "
+        "sets (2013 SMT is LDC-only: we have 19), its SICK split the same as ours. No test sentence occurs in the "
+        "paraphrastic training pairs (`metrics/supervised-data.json`).\n\n"
+        "Settings (Table 8): **random**: the composition freshly initialised over our PARAGRAM word vectors; "
+        "**initialised**: every parameter from the transfer model (`paraphrastic@para-…`); **universal**: initialised "
+        f"so and pulled back to it. L2 weights, not tuned (the paper tuned λw over {{1e-5, 0}}): {lam}. At these "
+        "weights the pull back is weak, so universal and initialised differ mostly by training noise. Our transfer "
+        "models were trained on our Twitter URL, MSRP and TurkCorpus pairs, not on SimpWiki "
+        "(reports/wieting2017_tables.md), from PARAGRAM vectors built on our 126M-token GloVe.\n"
+    )
     parts = ["# Supervised STS and SICK beside Wieting & Gimpel 2017 (Tables 5, 6 and 8)\n", note,
              "## Table 5 layout: supervised training from random initialisation\n",
              "The paper's Table 5 cells are not in the reference file; its Table 8 rows with the same regularisation "
@@ -164,7 +167,7 @@ L2 weights (not tuned; the paper tuned λw over {{1e-5, 0}}): {lam}. Our transfe
               to_markdown(pd.DataFrame(table8).round(2)), "",
               "## Williams' test: each setting against random initialisation\n",
               "Dependent correlations with gold in common (Steiger 1980, Eq. 7), on the pooled test split; p two-sided."
-              "\n", to_markdown(pd.DataFrame(tests).round({"r A": 2, "r B": 2, "t": 2, "p": 4})), "",
+              "\n", to_markdown(pd.DataFrame(tests).round(2)), "",
               f"Best from random initialisation: STS `{best['sts']}`, SICK `{best['sick']}`.\n",
               "## Training time\n", to_markdown(pd.DataFrame(times)), "",
               "## Claims of Wieting & Gimpel 2017 (supervised), on our runs\n",
