@@ -11,12 +11,15 @@ glove.c is built outside this repository from its public source (https://github.
 pass the directory holding its ``glove`` binary.
 
     python benchmarks/glove_vs_glove_c.py DATA GLOVE_BUILD OUT [--epochs 10] [--dim 300] [--threads 2] \
-        [--fixed-order] [--control-seed 2]
+        [--fixed-order] [--control-seed 2] [--same-init] [--skip-speed]
 
 ``--fixed-order`` gives our trainer the cells in the file's order every epoch (``shuffle=False``), as glove.c reads
 them; without it ours draws a new order each epoch, as the pipeline does. ``--control-seed`` runs glove.c once more
 with another ``-seed`` (another initialisation; with several threads the interleaving differs too) and prints how far
 glove.c lands from itself: the noise floor any "within N points" comparison must be read against.
+``--same-init`` starts ours from glove.c's own initial parameters (``-save-init-param 1`` writes them; the benchmark
+substitutes them for ``glove_initial_parameters``), so that with ``--fixed-order`` the two differ only in the
+interleaving of their lock-free threads (none with ``--threads 1``). ``--skip-speed`` leaves out the timing runs.
 
 DATA is a pipeline's ``data/`` directory after ``dvc repro vocab`` (``corpus/``, ``vocab.tsv``). The table goes to
 stdout and ``OUT/glove_vs_glove_c.csv``.
@@ -42,6 +45,7 @@ from sentemb.data.corpus import TokenCorpus
 from sentemb.data.vocab import Vocabulary
 from sentemb.evaluation.word_similarity import word_similarity
 from sentemb.models import keyed_vectors
+from sentemb.wordvectors import glove
 from sentemb.wordvectors.glove import cooccurrence_matrix, train_glove
 
 CREC = np.dtype([("word1", "<i4"), ("word2", "<i4"), ("val", "<f8")])  # glove.c's struct cooccur_rec
@@ -61,12 +65,13 @@ def children_cpu() -> float:
 
 
 def run_glove_c(binary: Path, out: Path, args, iters: int, checkpoints: bool, seed: int = 1,
-                save: str = "glove_c") -> tuple[str, float]:
+                save: str = "glove_c", save_init: bool = False) -> tuple[str, float]:
     cmd = [str(binary), "-input-file", str(out / "cooccurrence.shuf.bin"), "-vocab-file", str(out / "vocab.txt"),
            "-save-file", str(out / (save if checkpoints else "glove_c_timing")), "-vector-size", str(args.dim),
            "-threads", str(args.threads), "-iter", str(iters), "-eta", "0.05", "-alpha", "0.75", "-x-max", "100",
            "-grad-clip", "100", "-binary", "0", "-model", "2", "-write-header", "1", "-verbose", "2",
-           "-seed", str(seed), "-checkpoint-every", "1" if checkpoints else "0"]
+           "-seed", str(seed), "-checkpoint-every", "1" if checkpoints else "0",
+           "-save-init-param", "1" if save_init else "0"]
     before = children_cpu()
     res = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return res.stderr, children_cpu() - before
@@ -88,6 +93,8 @@ def main() -> None:
                     help="ours reads the cells in the file's order every epoch, as glove.c does (shuffle=False)")
     ap.add_argument("--control-seed", type=int, default=None,
                     help="also run glove.c with this -seed and print its distance from the seed-1 run")
+    ap.add_argument("--same-init", action="store_true", help="ours starts from glove.c's initial parameters")
+    ap.add_argument("--skip-speed", action="store_true", help="no timing runs (no cells per CPU-second)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
@@ -109,7 +116,8 @@ def main() -> None:
 
     def glove_c_epochs(seed: int) -> tuple[list[float], list[dict]]:
         save = f"glove_c_seed{seed}"
-        log, _ = run_glove_c(binary, args.out, args, args.epochs, checkpoints=True, seed=seed, save=save)
+        log, _ = run_glove_c(binary, args.out, args, args.epochs, checkpoints=True, seed=seed, save=save,
+                             save_init=args.same_init and seed == 1)
         costs = [float(c) for c in re.findall(r"iter: \d+, cost: ([0-9.eE+-]+)", log)]
         summaries = []
         for it in range(1, args.epochs + 1):
@@ -121,9 +129,15 @@ def main() -> None:
 
     c_costs, c_rows = glove_c_epochs(1)
     control = glove_c_epochs(args.control_seed)[1] if args.control_seed is not None else None
-    _, cpu_n = run_glove_c(binary, args.out, args, 3, checkpoints=False)
-    _, cpu_0 = run_glove_c(binary, args.out, args, 0, checkpoints=False)
-    c_speed = 3 * x.nnz / max(cpu_n - cpu_0, 1e-9)
+    if not args.skip_speed:
+        _, cpu_n = run_glove_c(binary, args.out, args, 3, checkpoints=False)
+        _, cpu_0 = run_glove_c(binary, args.out, args, 0, checkpoints=False)
+        c_speed = 3 * x.nnz / max(cpu_n - cpu_0, 1e-9)
+    if args.same_init:  # glove.c's W: 2V rows of (dim + 1) doubles, words then contexts, the bias last in each row
+        init = np.fromfile(args.out / "glove_c_seed1.000.bin", dtype=np.float64).reshape(2 * len(vocab), args.dim + 1)
+        v = len(vocab)
+        glove_c_init = {"w": init[:v, :-1], "w_ctx": init[v:, :-1], "b": init[:v, -1], "b_ctx": init[v:, -1]}
+        glove.glove_initial_parameters = lambda *_: {k: torch.from_numpy(a.copy()) for k, a in glove_c_init.items()}
 
     ours_rows = []
 
@@ -134,8 +148,15 @@ def main() -> None:
     t0 = time.perf_counter()
     if args.fixed_order:  # the file's cells, in the file's order
         x = sp.coo_matrix((records["val"], (records["word1"] - 1, records["word2"] - 1)), shape=x.shape)
-    _, stats = train_glove(x, args.dim, epochs=args.epochs, method=args.method, threads=args.threads,
-                           batch_size=args.batch_size, shuffle=not args.fixed_order, seed=1, on_epoch=on_epoch)
+    ours_vectors, stats = train_glove(x, args.dim, epochs=args.epochs, method=args.method, threads=args.threads,
+                                      batch_size=args.batch_size, shuffle=not args.fixed_order, seed=1,
+                                      on_epoch=on_epoch)
+    if args.same_init:  # glove.c's final vectors (w + w̃, text with 6 decimals) against ours, row by row
+        final = KeyedVectors.load_word2vec_format(str(args.out / "glove_c_seed1.txt"), binary=False)
+        rows = [(i, final.key_to_index[w]) for i, w in enumerate(vocab.words) if w in final.key_to_index]
+        diff = np.abs(ours_vectors[[i for i, _ in rows]] - final.vectors[[j for _, j in rows]])
+        print(f"final vectors of {len(rows):,} words, ours − glove.c: max |difference| {diff.max():.2e}, "
+              f"mean {diff.mean():.2e} (glove.c writes 6 decimals)", flush=True)
     print(f"ours: {stats['cpu_seconds']} CPU s, {stats['wall_seconds']} wall s for {args.epochs} epochs "
           f"({time.perf_counter() - t0:.0f} s with the scoring)", flush=True)
 
@@ -172,8 +193,9 @@ def main() -> None:
             print(f"| {r[0]} | {r[3]:.2f} | {r[11]:.2f} | {r[5]:.2f} | {r[12]:.2f} "
                   f"| {max(abs(r[3] - r[11]), abs(r[5] - r[12])):.2f} |")
     how = f"batches of {args.batch_size:,}" if args.method == "batches" else "cells"
-    print(f"\ncells per CPU-second: glove.c {c_speed:,.0f}, ours {stats['cells_per_cpu_second']:,} "
-          f"({args.threads} threads each; ours by {how})")
+    if not args.skip_speed:
+        print(f"\ncells per CPU-second: glove.c {c_speed:,.0f}, ours {stats['cells_per_cpu_second']:,} "
+              f"({args.threads} threads each; ours by {how})")
 
 
 if __name__ == "__main__":
