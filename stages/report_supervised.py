@@ -7,9 +7,11 @@ reference/gran2017_tables.csv (rows of tables 6 and 8).
 """
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
+from pydantic import Field
 
 from _supervised import SETTINGS, Model, Setting, Training
 from sentemb.atomic import atomic_open
@@ -18,11 +20,26 @@ from sentemb.evaluation.report import claim_verdict, claims_markdown, paper_mode
 from sentemb.evaluation.significance import williams_table
 from sentemb.paraphrastic.composition import ENCODER_ARGS
 
-from _common import params, run
+from _common import Section, params, run
 from _paraphrastic import paraphrastic_params
 
 DATASETS = {"sts": "STS", "sick": "SICK"}
 REFERENCE = Path("reference/gran2017_tables.csv")
+
+
+class Settings(Section):
+    random: Setting
+    initialised: Setting
+    universal: Setting
+
+
+class Supervised(Section):
+    """The whole ``supervised`` section, read in one call (the split is supervised-data's)."""
+
+    split: dict
+    training: Training
+    models: dict[str, Model] = Field(min_length=1)
+    settings: Settings
 
 
 def read_reference() -> pd.DataFrame:
@@ -49,6 +66,7 @@ def paper_value(ref: pd.DataFrame, table: int, model: str, reg: str, dataset: st
     return float(rows.iloc[0]) if len(rows) else float("nan")
 
 
+@cache
 def predictions(name: str, dataset: str) -> pd.DataFrame:
     """results/supervised/NAME/DATASET_test.tsv as williams_table's frame (group, dataset, pair, gold, score)."""
     path = Path("results/supervised") / name / f"{dataset}_test.tsv"
@@ -65,10 +83,9 @@ def williams(a: str, b: str, dataset: str) -> dict:
 
 
 def main() -> None:
-    models = {m: params(f"supervised.models.{m}", Model, what="supervised model")
-              for m in yaml_keys("supervised.models")}
-    settings = {s: params(f"supervised.settings.{s}", Setting, what="supervised setting") for s in SETTINGS}
-    training = params("supervised.training", Training)
+    supervised = params("supervised", Supervised)
+    models, training = supervised.models, supervised.training
+    settings = {s: getattr(supervised.settings, s) for s in SETTINGS}
     counts = json.loads(Path("metrics/supervised-data.json").read_text(encoding="utf-8"))
     ref = read_reference()
     metrics = {(m, s): json.loads(Path(f"metrics/supervised/{m}-{s}.json").read_text(encoding="utf-8"))
@@ -177,20 +194,6 @@ def main() -> None:
         fh.write("\n".join(parts))
     for c in claims:
         print(f"{c['verdict']}: {c['claim']} ({c['evidence']})")
-
-
-def yaml_keys(key: str) -> list[str]:
-    """The entries of a params.yaml mapping (``supervised.models``), in file order."""
-    import yaml
-
-    node = yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise SentembError(f"params.yaml: missing section {key!r}")
-        node = node[part]
-    if not isinstance(node, dict) or not node:
-        raise SentembError(f"params.yaml: {key} must map names to settings")
-    return list(node)
 
 
 if __name__ == "__main__":
