@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field, PositiveFloat, PositiveInt
 
-from _common import Section
+from _common import Section, Seed
 
 
 class AdjacentSentenceParams(Section):
@@ -20,6 +20,6 @@ class AdjacentSentenceParams(Section):
     sgd_lr_sum: PositiveFloat | None = None
     sgd_decay_epochs: PositiveInt | None = None
     max_length: PositiveInt | None = None
-    seed: int = 1
+    seed: Seed = 1
     device: str = "auto"
     log_every: PositiveInt = 500

@@ -10,18 +10,24 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sentemb.atomic import write_json
 from sentemb.errors import SentembError
 from sentemb.text import TextConfig
 
 PARAMS = Path("params.yaml")
+TIMINGS = Path("logs/timings")
+
+# A random seed: numpy's and torch's generators take 0 … 2**32 - 1.
+Seed = Annotated[int, Field(ge=0, le=2**32 - 1)]
 
 
 class Section(BaseModel):
@@ -92,9 +98,46 @@ def text_config(path: str | Path = "data/sentences/stats.json") -> TextConfig:
         raise SentembError(f"{p}: no valid 'text' entry ({e})") from None
 
 
+def is_timing(key: str) -> bool:
+    """Whether a statistics key holds a clock reading (``seconds``, ``wall_seconds``, ``pairs_per_second``,
+    ``cells_per_cpu_second`` …): a figure that differs from run to run and so never goes into a file DVC hashes."""
+    return key == "seconds" or key.endswith(("_seconds", "_second"))
+
+
+def _split_timings(stats: dict, prefix: str, timings: dict) -> dict:
+    kept = {}
+    for k, v in stats.items():
+        if is_timing(k):
+            timings[prefix + k] = v
+        elif isinstance(v, dict):
+            kept[k] = _split_timings(v, f"{prefix}{k}.", timings)
+        else:
+            kept[k] = v
+    return kept
+
+
+def without_timings(stats: dict, name: str) -> tuple[dict, dict]:
+    """Split a trainer's statistics into what is deterministic and its clock readings (:func:`is_timing`, at any
+    depth), and write the readings to ``logs/timings/NAME.json`` (git-ignored, not a DVC output), so that a rerun
+    with the same params writes byte-identical outputs.
+
+    Returns:
+        ``(kept, timings)``: the statistics without the timing keys, and those keys flattened (``selected.seconds``).
+    """
+    timings: dict = {}
+    kept = _split_timings(stats, "", timings)
+    write_json(TIMINGS / f"{name}.json", timings)
+    return kept, timings
+
+
 def run(main: Callable[..., None]) -> None:
-    """Run a stage's ``main(*argv)``; a SentembError becomes one ``error:`` line on stderr and exit status 1."""
+    """Run a stage's ``main(*argv)``; a SentembError becomes one ``error:`` line on stderr and exit status 1.
+
+    Logging is at INFO for our own modules and WARNING for gensim (whose INFO lines are thousands per run);
+    ``SENTEMB_VERBOSE=1`` shows gensim's INFO too."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr)
+    if not os.environ.get("SENTEMB_VERBOSE"):
+        logging.getLogger("gensim").setLevel(logging.WARNING)
     names = list(inspect.signature(main).parameters)
     if len(sys.argv) - 1 != len(names):
         usage = " ".join(n.upper() for n in names)

@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field, PositiveFloat, PositiveInt
 
-from _common import Section, params
+from _common import Section, Seed, params
 
 
 class Paraphrastic(Section):
@@ -35,7 +35,7 @@ class Paraphrastic(Section):
     grad_clip: PositiveFloat | None = None
     sparse_embeddings: bool = True
     evals_per_epoch: PositiveInt = 4
-    seed: int = 1
+    seed: Seed = 1
     device: str = "auto"
 
 

@@ -3,7 +3,7 @@
 
 from pydantic import Field, PositiveInt
 
-from _common import Section
+from _common import Section, Seed
 
 SETTINGS = ("random", "initialised", "universal")
 
@@ -33,5 +33,5 @@ class Training(Section):
     lr: float = Field(0.001, gt=0)
     evals_per_epoch: PositiveInt = 1
     max_pairs: PositiveInt | None = None
-    seed: int = 1
+    seed: Seed = 1
     device: str = "auto"

@@ -24,14 +24,14 @@ from sentemb.salience.weighting import (
     sif_weights,
 )
 
-from _common import Section, params, run, text_config
+from _common import Section, Seed, params, run, text_config
 
 
 class Baselines(Section):
     sif_a: PositiveFloat = 1e-3
     component_fit: Literal["per_set", "corpus"] = "per_set"
     component_sentences: PositiveInt = 100_000
-    seed: int = 1
+    seed: Seed = 1
 
 
 def main(vectors_name: str, weighting: str) -> None:

@@ -13,7 +13,7 @@ from _common import Section, params, run
 class Download(Section):
     mirror: str | None = "../shared/data"
     use_network: bool = True
-    corpus: list[str] = Field(min_length=1)
+    corpus: list[str] = Field(default_factory=list)  # empty: a corpus of your own (split.corpus)
     benchmarks: list[str] = Field(min_length=1)
     resources: list[str] = Field(default_factory=list)
 

@@ -2,23 +2,17 @@
 word similarity (SimLex-999, WordSim-353) for models that own their word vectors."""
 
 from pathlib import Path
-from typing import Literal
-
-from pydantic import Field
 
 from sentemb.atomic import atomic_open, write_json
 from sentemb.data.benchmarks import load_benchmarks
 from sentemb.evaluation.sts import aggregate, evaluate
 from sentemb.models import WordAveragingModel, load_model
+from sentemb.text import load_token_cache
 
-from _common import Section, params, run
+from _common import params, run
+from _evaluate import Evaluate
 
-
-class Evaluate(Section):
-    benchmarks: list[Literal["STS12", "STS13", "STS14", "STS15", "STS16", "SICK-R", "STS-B", "PIT-2015"]] = Field(
-        min_length=1)
-    oov: Literal["drop", "random"] = "drop"
-    oov_both: list[str] = Field(default_factory=list)
+TOKENS = "data/benchmarks/tokens.json"  # the benchmark sentences tokenised once (stage benchmark-tokens)
 
 
 def _means(metrics: dict) -> dict:
@@ -29,6 +23,7 @@ def _means(metrics: dict) -> dict:
 def main(name: str) -> None:
     p = params("evaluate", Evaluate)
     model = load_model(Path("models") / name)
+    load_token_cache(TOKENS)
     benchmarks = load_benchmarks("data/raw", p.benchmarks)
     own_vectors = type(model) is WordAveragingModel  # not a weighting or an encoder over another model's vectors
     if own_vectors:

@@ -15,7 +15,7 @@ from sentemb.evaluation.word_similarity import word_similarity
 from sentemb.models import keyed_vectors, save_word_averaging_model
 from sentemb.wordvectors.glove import cooccurrence_matrix, train_glove
 
-from _common import Section, params, run, text_config
+from _common import Section, Seed, params, run, text_config, without_timings
 
 
 class GloveParams(Section):
@@ -30,7 +30,7 @@ class GloveParams(Section):
     fit: Literal["auto", "cells", "batches"] = "auto"
     threads: PositiveInt = 2
     batch_size: PositiveInt = 5000
-    seed: int = 1
+    seed: Seed = 1
     device: str = "auto"
 
 
@@ -60,11 +60,11 @@ def main(name: str) -> None:
         writer = csv.DictWriter(fh, fieldnames=list(curve[0]))
         writer.writeheader()
         writer.writerows(curve)
-    stats = {"cooccurrence_seconds": round(count_seconds, 1)} | stats
+    stats, timings = without_timings({"cooccurrence_seconds": round(count_seconds, 1)} | stats, name)
     save_word_averaging_model(f"models/{name}", name, keyed_vectors(vocab.words, vocab.counts, vectors), text,
                               info={"trainer": "sentemb.wordvectors.glove.train_glove", "params": p.model_dump(),
                                     "training": stats})
-    print(f"pretrain {name}: {stats}")
+    print(f"pretrain {name}: {stats | timings}")
 
 
 if __name__ == "__main__":

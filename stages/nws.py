@@ -15,7 +15,7 @@ from sentemb.salience.model import save_weighted_average_model
 from sentemb.salience.train import train_neural_word_salience
 
 from _adjacent import AdjacentSentenceParams
-from _common import params, run, text_config
+from _common import params, run, text_config, without_timings
 
 
 class NWSParams(AdjacentSentenceParams):
@@ -43,10 +43,11 @@ def main(name: str) -> None:
     config = AdjacentSentenceConfig(similarity="dot", **p.model_dump(exclude={"init_low", "init_high"}))
     saliences, stats = train_neural_word_salience(corpus, vectors, config, init_low=p.init_low, init_high=p.init_high,
                                                   log_path=f"metrics/train/{name}.csv")
+    stats, timings = without_timings(stats, name)
     save_weighted_average_model(f"models/{name}", name, Path("models") / vectors_name, vocab.words, saliences,
                                 vocab.counts, text_config(), weighting="nws",
                                 info={"trainer": "sentemb.salience.train", "training": stats})
-    print(f"train {name}: " + ", ".join(f"{k}={v}" for k, v in stats.items() if k != "config"))
+    print(f"train {name}: " + ", ".join(f"{k}={v}" for k, v in (stats | timings).items() if k != "config"))
 
 
 if __name__ == "__main__":

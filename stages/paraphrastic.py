@@ -13,6 +13,7 @@ import copy
 from pathlib import Path
 
 import numpy as np
+import torch
 
 from sentemb.data.benchmarks import GRAN_GROUPS, KENTER_GROUPS
 from sentemb.data.pairs import read_pairs
@@ -28,7 +29,7 @@ from sentemb.paraphrastic.training import (
     word_similarity_selector,
 )
 
-from _common import run, text_config
+from _common import run, text_config, without_timings
 from _paraphrastic import paraphrastic_params
 
 PAIRS = Path("data/pairs")
@@ -74,13 +75,14 @@ def main(name: str) -> None:
     else:
         select = word_similarity_selector(words)
     args = {k: getattr(p, k) for k in ENCODER_ARGS[p.encoder]}
+    torch.manual_seed(p.seed)  # the composition's initialisation (torch seeds its default generator per process)
     encoder = build_composition(p.encoder, kv.vectors[rows_idx], dropout=p.dropout, word_dropout=p.word_dropout,
                                 sparse=p.sparse_embeddings, **args)
     config = ParaphraseConfig(**p.model_dump(include=set(ParaphraseConfig.__dataclass_fields__)))
     print(f"train {name}: {p.encoder} {args} on {len(pairs)} {p.pairs} pairs ({len(rows) - len(pairs)} without a "
           f"known word dropped), {len(words)} trained word vectors from models/{p.vectors}, selecting on {p.select}")
     stats = train_paraphrastic(encoder, pairs, config, select, p.select, log_path=f"metrics/train/{name}.csv")
-    stats |= {"pairs": len(pairs), "trained_words": len(words)}
+    stats, timings = without_timings(stats | {"pairs": len(pairs), "trained_words": len(words)}, name)
     info = {"trainer": "sentemb.paraphrastic.training", "training": stats}
     if p.pairs == "sentences":
         save_paraphrastic_model(f"models/{name}", name, encoder, words, p.encoder,
@@ -93,7 +95,7 @@ def main(name: str) -> None:
     sel = stats["selected"]
     print(f"train {name}: selected epoch {sel['epoch']} by {p.select} "
           + ", ".join(f"{k} {v:.2f}" for k, v in sel.items() if k not in ("step", "epoch", "pairs_seen", "loss"))
-          + f"; {stats['pairs_per_second']} pairs/s on {stats['device']}, {stats['seconds']} s")
+          + f"; {timings['pairs_per_second']} pairs/s on {stats['device']}, {timings['seconds']} s")
 
 
 if __name__ == "__main__":

@@ -148,8 +148,8 @@ def main() -> None:
                            "evidence": f"{w['r_a']:.2f} vs {w['r_b']:.2f}; Williams' t = {w['t']:.2f}, two-sided "
                                        f"p = {w['p']:.2g}"})
     times = [{"stage": f"`supervise@{m}-{s}`", "dataset": DATASETS[d], "train pairs": metrics[(m, s)][d]["train"],
-              "words": metrics[(m, s)][d]["words"], "pairs/s": metrics[(m, s)][d]["pairs_per_second"],
-              "seconds": metrics[(m, s)][d]["seconds"], "device": metrics[(m, s)][d]["device"]}
+              "words": metrics[(m, s)][d]["words"], "selected epoch": metrics[(m, s)][d]["selected_epoch"],
+              "device": metrics[(m, s)][d]["device"]}
              for m in models for s in SETTINGS for d in DATASETS]
     split_line = ", ".join(f"{DATASETS[d]}: " + " / ".join(f"{c[s]['pairs']:,}" for s in ("train", "dev", "test"))
                            for d, c in counts.items() if d in DATASETS)
@@ -186,7 +186,8 @@ def main() -> None:
               "Dependent correlations with gold in common (Steiger 1980, Eq. 7), on the pooled test split; p two-sided."
               "\n", to_markdown(pd.DataFrame(tests).round(2)), "",
               f"Best from random initialisation: STS `{best['sts']}`, SICK `{best['sick']}`.\n",
-              "## Training time\n", to_markdown(pd.DataFrame(times)), "",
+              "## Training data (clock times: `logs/timings/supervised/NAME.json`, outside the files DVC hashes)\n",
+              to_markdown(pd.DataFrame(times)), "",
               "## Claims of Wieting & Gimpel 2017 (supervised), on our runs\n",
               "Reproduced when our difference points the paper's way with Williams' p < 0.05.\n",
               claims_markdown(claims)]

@@ -17,7 +17,7 @@ from sentemb.models import keyed_vectors, save_word_averaging_model
 from sentemb.siamese_cbow.train import train_siamese_cbow
 
 from _adjacent import AdjacentSentenceParams
-from _common import params, run, text_config
+from _common import params, run, text_config, without_timings
 
 
 class SiameseCBOWParams(AdjacentSentenceParams):
@@ -47,9 +47,10 @@ def main(name: str) -> None:
     config = AdjacentSentenceConfig(similarity="cosine", **p.model_dump(exclude={"dim", "init_std"}))
     vectors, stats = train_siamese_cbow(corpus, len(vocab), config, dim=p.dim, init_std=p.init_std,
                                         log_path=f"metrics/train/{name}.csv")
+    stats, timings = without_timings(stats, name)
     save_word_averaging_model(f"models/{name}", name, keyed_vectors(vocab.words, vocab.counts, vectors),
                               text_config(), info={"trainer": "sentemb.siamese_cbow.train", "training": stats})
-    print(f"train {name}: " + ", ".join(f"{k}={v}" for k, v in stats.items() if k != "config"))
+    print(f"train {name}: " + ", ".join(f"{k}={v}" for k, v in (stats | timings).items() if k != "config"))
 
 
 if __name__ == "__main__":

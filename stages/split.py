@@ -1,10 +1,16 @@
-"""split: corpus shards → data/sentences/: tokenised sentences, one a line, a blank line after each document."""
+"""split: corpus shards → data/sentences/: tokenised sentences, one a line, a blank line after each document.
 
+The corpus is ``split.corpus``: the download stage's ``data/raw/corpus`` by default, or a folder of your own
+(``.txt``, WikiExtractor ``wiki_*`` or Project Gutenberg files, or tar archives of them) anywhere outside the folders
+the pipeline writes, so that no stage ever deletes it (dvc.yaml lists it as this stage's dependency).
+"""
+
+import os
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Literal
 
-from pydantic import PositiveInt
+from pydantic import PositiveInt, field_validator
 from tqdm import tqdm
 
 from sentemb.atomic import atomic_open, write_json
@@ -21,11 +27,30 @@ class Text(Section):
     strip_punctuation: bool = False
 
 
+DOWNLOADED = "data/raw/corpus"
+OUTPUT_DIRS = ("data", "models", "results", "metrics", "logs")  # what the pipeline writes (and may delete)
+
+
 class Split(Section):
+    corpus: str = DOWNLOADED
     max_documents: PositiveInt | None = None
     jobs: PositiveInt = 2
 
-RAW = Path("data/raw/corpus")
+    @field_validator("corpus")
+    @classmethod
+    def _outside_outputs(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("empty path")
+        path = Path(value)
+        if path.as_posix().rstrip("/") == DOWNLOADED:
+            return value
+        rel = Path(os.path.relpath(path.resolve(), Path.cwd().resolve())).parts
+        if rel and rel[0] in OUTPUT_DIRS:
+            raise ValueError(f"{value} is inside {rel[0]}/, which the pipeline writes and may delete; put your corpus "
+                             f"outside {', '.join(d + '/' for d in OUTPUT_DIRS)} (e.g. corpus/ or an absolute path)")
+        return value
+
+
 OUT = Path("data/sentences")
 _config = TextConfig()
 
@@ -45,10 +70,21 @@ def _process(doc: Document) -> tuple[str, str, list[str]]:
     return doc.source, doc.title, sentences
 
 
-def shards() -> list[Path]:
-    found = sorted(p for p in RAW.rglob("*") if p.is_file() and not p.name.endswith((".tsv", ".md")))
+def shards(corpus: str | Path = DOWNLOADED) -> list[Path]:
+    """The files of the corpus folder, sorted (PROVENANCE and index files, ``*.md``/``*.tsv``, left out).
+
+    Raises:
+        SentembError: the folder is missing or holds no file.
+    """
+    root = Path(corpus)
+    if not root.is_dir():
+        hint = ("run the download stage (params download.corpus)" if root.as_posix().rstrip("/") == DOWNLOADED
+                else "params split.corpus names a folder of .txt, WikiExtractor or Project Gutenberg files")
+        raise SentembError(f"{root}: missing corpus folder ({hint})")
+    found = sorted(p for p in root.rglob("*") if p.is_file() and not p.name.endswith((".tsv", ".md")))
     if not found:
-        raise SentembError(f"{RAW}: no corpus shard (run the download stage; params download.corpus)")
+        raise SentembError(f"{root}: no corpus file (params download.corpus for the mirror's shards, or "
+                           "split.corpus for a folder of your own)")
     return found
 
 
@@ -60,7 +96,7 @@ def _documents(paths: list[Path], max_documents: int | None):
 def main() -> None:
     text, sp = params("text", Text), params("split", Split)
     config = TextConfig(**text.model_dump())
-    paths = shards()
+    paths = shards(sp.corpus)
     stats = {"documents": 0, "sentences": 0, "tokens": 0, "shards": {}}
     OUT.mkdir(parents=True, exist_ok=True)
     with (

@@ -35,39 +35,51 @@ from sentemb.supervised.similarity import score_range
 from sentemb.supervised.training import ScoredPairs, SupervisedConfig, predict, train_supervised
 from sentemb.text import tokenize
 
-from _common import params, run, text_config
+from _common import params, run, text_config, without_timings
 from _paraphrastic import paraphrastic_params
 
 DATA = Path("data/supervised")
 SCORE_RANGES = {"sts": (0.0, 5.0), "sick": (1.0, 5.0)}  # the published gold scales
 
 
-def build_encoder(model: Model, setting: Literal["random", "initialised", "universal"], words: list[str],
-                  seed: int) -> tuple[torch.nn.Module, dict[str, torch.Tensor]]:
-    """The encoder over ``words`` in the given setting, and the anchors of its L2 terms (universal: every
-    parameter's starting value; otherwise none, i.e. the word vectors pulled to their start, the rest to 0)."""
+def load_transfer(model: Model, setting: str):
+    """The transfer model's params and, except for ``random``, the trained paraphrastic model (loaded once)."""
     transfer = paraphrastic_params(model.transfer)
     if transfer.pairs != "sentences":
         raise SentembError(f"params.yaml: supervised transfer model {model.transfer!r} is not a sentence encoder")
+    if setting == "random":
+        return transfer, None
+    directory = Path("models") / model.transfer
+    config_path = directory / "config.json"
+    if not config_path.is_file():
+        raise SentembError(f"{config_path}: missing (run `dvc repro paraphrastic@{model.transfer}` first)")
+    return transfer, load_paraphrastic(directory, json.loads(config_path.read_text(encoding="utf-8")))
+
+
+def build_encoder(transfer, model: Model, words: list[str], seed: int, vectors, trained,
+                  universal: bool) -> tuple[torch.nn.Module, dict[str, torch.Tensor]]:
+    """The encoder over ``words`` and the anchors of its L2 terms (universal: every parameter's starting value;
+    otherwise none, i.e. the word vectors pulled to their start, the rest to 0).
+
+    Args:
+        transfer: the transfer model's params (:func:`load_transfer`).
+        vectors: the word vectors the transfer model started from (used when ``trained`` is None: ``random``).
+        trained: the trained transfer model, whose every parameter the encoder starts from; None: ``random``.
+    """
     args = {k: getattr(transfer, k) for k in ENCODER_ARGS[transfer.encoder]}
     torch.manual_seed(seed)  # the composition's initialisation
-    if setting == "random":
-        kv = load_word_vectors(Path("models") / transfer.vectors, what=f"paraphrastic.{model.transfer}.vectors")
-        rows = torch.from_numpy(np.asarray(kv.vectors[[kv.key_to_index[w] for w in words]], dtype=np.float32))
+    if trained is None:
+        rows = torch.from_numpy(np.asarray(vectors.vectors[[vectors.key_to_index[w] for w in words]],
+                                           dtype=np.float32))
         state = None
     else:
-        directory = Path("models") / model.transfer
-        config_path = directory / "config.json"
-        if not config_path.is_file():
-            raise SentembError(f"{config_path}: missing (run `dvc repro paraphrastic@{model.transfer}` first)")
-        trained = load_paraphrastic(directory, json.loads(config_path.read_text(encoding="utf-8")))
         rows = trained.encoder.embedding.weight.detach()[[trained.index[w] for w in words]].clone()
         state = {k: v for k, v in trained.encoder.state_dict().items() if k != "embedding.weight"}
     encoder = build_composition(transfer.encoder, rows, dropout=model.dropout, word_dropout=model.word_dropout,
                                 **args)
     if state is not None:
         encoder.load_state_dict(state | {"embedding.weight": rows})
-    anchors = ({n: p.detach().clone() for n, p in encoder.named_parameters()} if setting == "universal" else {})
+    anchors = ({n: p.detach().clone() for n, p in encoder.named_parameters()} if universal else {})
     return encoder, anchors
 
 
@@ -84,11 +96,11 @@ def main(model_name: str, setting: str) -> None:
         splits = {d: {s: rows[: t.max_pairs] for s, rows in data.items()} for d, data in splits.items()}
     tokens = {s: tokenize(s, text) for d in splits.values() for rows in d.values() for _, a, b, _ in rows
               for s in (a, b)}
-    transfer = paraphrastic_params(model.transfer)
-    known = load_word_vectors(Path("models") / transfer.vectors,
-                              what=f"paraphrastic.{model.transfer}.vectors").key_to_index
+    transfer, trained = load_transfer(model, setting)
+    vectors = load_word_vectors(Path("models") / transfer.vectors, what=f"paraphrastic.{model.transfer}.vectors")
+    known = vectors.key_to_index
     device = resolve_device(t.device)
-    metrics, logs, predictions = {}, {}, {}
+    metrics, logs, predictions, timings = {}, {}, {}, {}
     for dataset, data in splits.items():
         words = sorted({w for rows in data.values() for _, a, b, _ in rows for s in (a, b) for w in tokens[s]
                         if w in known})
@@ -102,7 +114,7 @@ def main(model_name: str, setting: str) -> None:
                                np.array([g for *_, g in rows], dtype=np.float64) + offset)
 
         train, dev, test = (scored(data[s]) for s in ("train", "dev", "test"))
-        encoder, anchors = build_encoder(model, setting, words, t.seed)
+        encoder, anchors = build_encoder(transfer, model, words, t.seed, vectors, trained, setting == "universal")
 
         def embed(sentences, encoder=encoder):
             return encoder(PaddedBatch.from_lists(sentences, device))
@@ -120,8 +132,8 @@ def main(model_name: str, setting: str) -> None:
         metrics[dataset] = {"test": stats["test"], "dev": stats["dev"], "test_spearman": stats["spearman"],
                             "oracle": stats["best_test"], "selected_epoch": stats["selected"]["epoch"],
                             "train": len(train), "dev_pairs": len(dev), "test_pairs": len(test), "words": len(words),
-                            "pairs_per_second": stats["pairs_per_second"], "seconds": stats["seconds"],
                             "device": device_was}
+        timings[dataset] = {"pairs_per_second": stats["pairs_per_second"], "seconds": stats["seconds"]}
         print(f"supervise {name} {dataset}: test {stats['test']:.2f} (dev {stats['dev']:.2f}, selected epoch "
               f"{stats['selected']['epoch']}), {len(train)} training pairs, {stats['pairs_per_second']} pairs/s on "
               f"{device_was}, {stats['seconds']} s")
@@ -132,6 +144,7 @@ def main(model_name: str, setting: str) -> None:
                 fh.write("set\tgold\tprediction\n")
                 fh.writelines(f"{key}\t{gold!r}\t{float(p)!r}\n" for (key, _, _, gold), p in zip(rows, pred,
                                                                                                  strict=True))
+    without_timings(timings, f"supervised/{name}")
     write_json(f"metrics/supervised/{name}.json",
                metrics | {"mean_test": round((metrics["sts"]["test"] + metrics["sick"]["test"]) / 2, 4),
                           "encoder": transfer.encoder, "transfer": model.transfer, "setting": setting,

@@ -18,14 +18,14 @@ from sentemb.data.pairs import match_key, read_pairs
 from sentemb.errors import SentembError
 from sentemb.supervised.data import sick_splits, split_datasets, write_split
 
-from _common import Section, params, run
+from _common import Section, Seed, params, run
 
 RAW = Path("data/raw")
 OUT = Path("data/supervised")
 
 
 class Split(Section):
-    seed: int = 1
+    seed: Seed = 1
     train: float = Field(0.4, gt=0, lt=1)
     dev: float = Field(0.1, gt=0, lt=1)
 

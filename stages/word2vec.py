@@ -10,7 +10,7 @@ from sentemb.data.vocab import Vocabulary
 from sentemb.models import save_word_averaging_model
 from sentemb.wordvectors.word2vec import train_word2vec
 
-from _common import Section, params, run, text_config
+from _common import Section, Seed, params, run, text_config, without_timings
 
 
 class Word2VecParams(Section):
@@ -23,7 +23,7 @@ class Word2VecParams(Section):
     epochs: PositiveInt = 5
     alpha: PositiveFloat | None = None
     workers: PositiveInt = 2
-    seed: int = 1
+    seed: Seed = 1
 
 
 def main(name: str) -> None:
@@ -34,10 +34,11 @@ def main(name: str) -> None:
         "data/sentences/sentences.txt", vocab, stats["tokens"], sg=p.sg, vector_size=p.vector_size, window=p.window,
         sample=p.sample, negative=p.negative, epochs=p.epochs, alpha=p.alpha, workers=p.workers, seed=p.seed,
     )
+    train_stats, timings = without_timings(train_stats, name)
     save_word_averaging_model(f"models/{name}", name, kv, text_config(),
                               info={"trainer": "gensim.models.Word2Vec", "params": p.model_dump(),
                                     "training": train_stats})
-    print(f"pretrain {name}: {train_stats}")
+    print(f"pretrain {name}: {train_stats | timings}")
 
 
 if __name__ == "__main__":

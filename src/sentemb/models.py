@@ -29,7 +29,7 @@ from gensim.models import KeyedVectors
 
 from sentemb.atomic import atomic_path
 from sentemb.errors import SentembError
-from sentemb.text import TextConfig, tokenize
+from sentemb.text import TextConfig, cached_tokenize
 
 CONFIG = "config.json"
 VECTORS = "vectors.kv"
@@ -74,6 +74,48 @@ def load_keyed_vectors(path: str | Path) -> KeyedVectors:
 
 
 OOV_MODES = ("drop", "random")
+_CHUNK_ROWS = 200_000  # word rows gathered at a time by segment_mean (float64: 480 MB at 300 d)
+
+
+def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weights: np.ndarray | None = None,
+                 extra: np.ndarray | None = None) -> np.ndarray:
+    """Means of consecutive runs of word vectors: row i of the result is (1/n_i) Σ_j q_j x_j over the ``lengths[i]``
+    ids that follow sentence i−1's in ``ids`` (one gather and one ``np.add.reduceat``, summed in float64).
+
+    Args:
+        vectors: float, shape (V, dim).
+        ids: int64, shape (Σ lengths,): rows of ``vectors``; an id ``V + k`` means row k of ``extra``.
+        lengths: int, shape (n,): words per sentence (0: a zero row).
+        weights: float, shape (V,): q_w, a weight per word (None: 1); ``extra`` rows get weight 1.
+        extra: float, shape (K, dim): vectors of words outside ``vectors`` (random out-of-vocabulary vectors).
+
+    Returns:
+        float32, shape (n, dim).
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    n, dim, size = len(lengths), vectors.shape[1], len(vectors)
+    out = np.zeros((n, dim), dtype=np.float32)
+    ends = np.cumsum(lengths)
+    start_row = 0
+    while start_row < n:  # chunks of whole sentences, about _CHUNK_ROWS word rows each
+        first = ends[start_row] - lengths[start_row]
+        stop_row = max(start_row + 1, int(np.searchsorted(ends, first + _CHUNK_ROWS, side="right")))
+        chunk_ids = ids[first : ends[stop_row - 1]]
+        chunk_len = lengths[start_row:stop_row]
+        if len(chunk_ids):
+            own = chunk_ids < size
+            rows = np.empty((len(chunk_ids), dim), dtype=np.float64)
+            rows[own] = vectors[chunk_ids[own]]
+            if not own.all():
+                rows[~own] = extra[chunk_ids[~own] - size]
+            if weights is not None:
+                rows[own] *= weights[chunk_ids[own], None]
+            nonempty = chunk_len > 0
+            starts = (np.cumsum(chunk_len) - chunk_len)[nonempty]
+            sums = np.add.reduceat(rows, starts, axis=0)
+            out[start_row:stop_row][nonempty] = sums / chunk_len[nonempty, None]
+        start_row = stop_row
+    return out
 
 
 class WordAveragingModel:
@@ -108,7 +150,14 @@ class WordAveragingModel:
 
     def token_ids(self, sentence: str) -> list[int]:
         get = self.vectors.key_to_index.get
-        return [i for i in map(get, tokenize(sentence, self.text)) if i is not None]
+        return [i for i in map(get, cached_tokenize(sentence, self.text)) if i is not None]
+
+    def ids_and_lengths(self, sentences: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The known words' rows of every sentence, concatenated (int64), and the count per sentence (int64, (n,))."""
+        per = [self.token_ids(s) for s in sentences]
+        lengths = np.fromiter(map(len, per), dtype=np.int64, count=len(per))
+        ids = np.fromiter((i for row in per for i in row), dtype=np.int64, count=int(lengths.sum()))
+        return ids, lengths
 
     def random_vector(self, word: str) -> np.ndarray:
         """The fixed random vector of an out-of-vocabulary word: float32 (dim,), N(0, oov_std²)."""
@@ -121,26 +170,29 @@ class WordAveragingModel:
         Returns:
             float32, shape (len(sentences), dim); all-zero rows for sentences with no word left.
         """
-        out = np.zeros((len(sentences), self.dim), dtype=np.float32)
         vecs = self.vectors.vectors
         if self.oov == "drop":
-            for row, sentence in enumerate(sentences):
-                ids = self.token_ids(sentence)
-                if ids:
-                    out[row] = vecs[ids].mean(axis=0)
-            return out
-        index = self.vectors.key_to_index
-        for row, sentence in enumerate(sentences):
-            tokens = tokenize(sentence, self.text)
-            if tokens:
-                out[row] = np.mean([vecs[index[w]] if w in index else self.random_vector(w) for w in tokens], axis=0)
-        return out
+            return segment_mean(vecs, *self.ids_and_lengths(sentences))
+        index, size, unknown = self.vectors.key_to_index, len(vecs), {}
+        ids, lengths = [], []
+        for sentence in sentences:
+            tokens = cached_tokenize(sentence, self.text)
+            lengths.append(len(tokens))
+            ids += [index[w] if w in index else size + unknown.setdefault(w, len(unknown)) for w in tokens]
+        extra = (np.stack([self.random_vector(w) for w in unknown]) if unknown
+                 else np.zeros((0, self.dim), dtype=np.float32))
+        return segment_mean(vecs, np.asarray(ids, dtype=np.int64), np.asarray(lengths, dtype=np.int64), extra=extra)
 
 
 def save_word_averaging_model(
     directory: str | Path, name: str, vectors: KeyedVectors, text: TextConfig, info: dict | None = None
 ) -> None:
-    """Write ``config.json`` and ``vectors.kv`` into ``directory``, replacing it atomically."""
+    """Write ``config.json`` and ``vectors.kv`` into ``directory``, replacing it atomically.
+
+    gensim's lifecycle log (a list of events with the date, Python version and platform, pickled with the vectors) is
+    switched off on ``vectors`` before saving, so that equal vectors give equal bytes and DVC sees an unchanged output.
+    """
+    vectors.lifecycle_events = None
     with atomic_path(directory) as tmp:
         tmp.mkdir(parents=True)
         vectors.save(str(tmp / VECTORS))

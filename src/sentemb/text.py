@@ -15,14 +15,18 @@ pysbd 0.16 MB/s. Tokenisers: NLTK's Treebank tokenizer
 
 from __future__ import annotations
 
+import json
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal
 
 import blingfire
 from nltk.tokenize import NLTKWordTokenizer, wordpunct_tokenize
 
+from sentemb.atomic import write_json
 from sentemb.errors import SentembError
 
 Tokenizer = Literal["treebank", "wordpunct"]
@@ -111,3 +115,49 @@ def split_sentences(paragraph: str) -> list[str]:
     if not text:
         return []
     return [s.strip() for s in blingfire.text_to_sentences(text).split("\n") if s.strip()]
+
+
+# Tokens of sentences tokenised ahead of time (the benchmark-tokens stage), per tokenisation: evaluation looks its
+# sentences up here instead of running NLTK on each of them once per model.
+_TOKEN_CACHE: dict[TextConfig, dict[str, list[str]]] = {}
+
+
+def write_token_cache(path: str | Path, sentences: Iterable[str], config: TextConfig) -> int:
+    """Tokenise each distinct sentence once and write ``{"text": config, "tokens": {sentence: "tok tok"}}`` as JSON,
+    atomically. Returns the number of distinct sentences."""
+    tokens = {s: " ".join(tokenize(s, config)) for s in dict.fromkeys(sentences)}
+    write_json(path, {"text": config.to_dict(), "tokens": tokens})
+    return len(tokens)
+
+
+def load_token_cache(path: str | Path) -> int:
+    """Make :func:`cached_tokenize` answer from a file of :func:`write_token_cache` (for its tokenisation).
+
+    Returns:
+        The number of sentences loaded.
+
+    Raises:
+        SentembError: a missing file (naming the stage that writes it) or one that is not such a file.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing token cache (run `dvc repro benchmark-tokens`)")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+        config = TextConfig(**data["text"])
+        table = {s: t.split() for s, t in data["tokens"].items()}
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
+        raise SentembError(f"{p}: not a token cache written by benchmark-tokens ({e})") from None
+    _TOKEN_CACHE.setdefault(config, {}).update(table)
+    return len(table)
+
+
+def cached_tokenize(sentence: str, config: TextConfig = TextConfig()) -> list[str]:
+    """:func:`tokenize`, answered from a loaded token cache when it holds the sentence for this tokenisation (the
+    same tokens: the cache was written by :func:`tokenize`)."""
+    table = _TOKEN_CACHE.get(config)
+    if table is not None:
+        tokens = table.get(sentence)
+        if tokens is not None:
+            return tokens
+    return tokenize(sentence, config)

@@ -62,14 +62,35 @@ class STSDataset:
         return len(self.gold)
 
 
+# The scale of each benchmark's gold scores (inclusive): a score outside it, or NaN, is a corrupt file.
+GOLD_RANGE = {"STS": (0.0, 5.0), "SICK-R": (1.0, 5.0), "STS-B": (0.0, 5.0), "PIT-2015": (0.0, 1.0)}
+
+
 def _lines(path: Path) -> list[str]:
     if not path.is_file():
         raise SentembError(f"{path}: missing file")
-    text = path.read_text(encoding="utf-8")
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise SentembError(f"{path}:{line}: not UTF-8 (byte {data[e.start]:#04x} at offset {e.start})") from None
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+def _check_score(score: float, scale: str, path: Path, line: int) -> None:
+    low, high = GOLD_RANGE[scale]
+    if not low <= score <= high:  # NaN fails both comparisons
+        raise SentembError(f"{path}:{line}: gold score {score!r} outside the {scale} scale [{low:g}, {high:g}]")
+
+
+def _dataset(group: str, name: str, s1: list[str], s2: list[str], gold: list[float], *paths: Path) -> STSDataset:
+    if not gold:
+        raise SentembError(f"{' + '.join(map(str, paths))}: no scored sentence pair ({group} {name})")
+    return STSDataset(group, name, s1, s2, np.asarray(gold, dtype=np.float64), str(paths[0]))
 
 
 def read_sts_pairs(input_path: str | Path, gold_path: str | Path, group: str, name: str) -> STSDataset:
@@ -78,8 +99,11 @@ def read_sts_pairs(input_path: str | Path, gold_path: str | Path, group: str, na
     Raises:
         SentembError: a missing file, an input line with fewer than two tab-separated columns, a gold line that
             is not a number, or files of different lengths (each named with file and line).
+            Invalid UTF-8 (file and line), a gold score outside :data:`GOLD_RANGE` or NaN, and a file with no scored
+            pair are refused too.
     """
     inp, gs = Path(input_path), Path(gold_path)
+    scale = "STS-B" if group == "STS-B" else "STS"
     in_lines, gold_lines = _lines(inp), _lines(gs)
     if len(in_lines) != len(gold_lines):
         raise SentembError(f"{inp}: {len(in_lines)} pairs but {gs} has {len(gold_lines)} gold lines")
@@ -92,13 +116,14 @@ def read_sts_pairs(input_path: str | Path, gold_path: str | Path, group: str, na
             score = float(g)
         except ValueError:
             raise SentembError(f"{gs}:{n}: gold score {g!r} is not a number") from None
+        _check_score(score, scale, gs, n)
         cols = line.split("\t")
         if len(cols) < 2:
             raise SentembError(f"{inp}:{n}: expected two tab-separated sentences, found {len(cols)} column")
         s1.append(cols[0])
         s2.append(cols[1])
         gold.append(score)
-    return STSDataset(group, name, s1, s2, np.asarray(gold, dtype=np.float64), str(inp))
+    return _dataset(group, name, s1, s2, gold, inp, gs)
 
 
 def read_sick(path: str | Path, name: str = "test") -> STSDataset:
@@ -107,6 +132,8 @@ def read_sick(path: str | Path, name: str = "test") -> STSDataset:
 
     Raises:
         SentembError: a missing file, a wrong header, a short line or a non-numeric score (file and line named).
+            Invalid UTF-8 (file and line), a gold score outside :data:`GOLD_RANGE` or NaN, and a file with no scored
+            pair are refused too.
     """
     p = Path(path)
     lines = _lines(p)
@@ -123,9 +150,10 @@ def read_sick(path: str | Path, name: str = "test") -> STSDataset:
             gold.append(float(cols[3]))
         except ValueError:
             raise SentembError(f"{p}:{n}: relatedness score {cols[3]!r} is not a number") from None
+        _check_score(gold[-1], "SICK-R", p, n)
         s1.append(cols[1])
         s2.append(cols[2])
-    return STSDataset("SICK-R", name, s1, s2, np.asarray(gold), str(p))
+    return _dataset("SICK-R", name, s1, s2, gold, p)
 
 
 def read_stsb(path: str | Path, name: str) -> STSDataset:
@@ -133,6 +161,8 @@ def read_stsb(path: str | Path, name: str) -> STSDataset:
 
     Raises:
         SentembError: a missing file, a line with fewer than 7 columns or a non-numeric score.
+            Invalid UTF-8 (file and line), a gold score outside :data:`GOLD_RANGE` or NaN, and a file with no scored
+            pair are refused too.
     """
     p = Path(path)
     s1, s2, gold = [], [], []
@@ -144,9 +174,10 @@ def read_stsb(path: str | Path, name: str) -> STSDataset:
             gold.append(float(cols[4]))
         except ValueError:
             raise SentembError(f"{p}:{n}: score {cols[4]!r} is not a number") from None
+        _check_score(gold[-1], "STS-B", p, n)
         s1.append(cols[5])
         s2.append(cols[6])
-    return STSDataset("STS-B", name, s1, s2, np.asarray(gold), str(p))
+    return _dataset("STS-B", name, s1, s2, gold, p)
 
 
 def read_pit2015(data_path: str | Path, label_path: str | Path, name: str = "test") -> STSDataset:
@@ -158,6 +189,8 @@ def read_pit2015(data_path: str | Path, label_path: str | Path, name: str = "tes
 
     Raises:
         SentembError: a missing file, files of different lengths, a short line or a non-numeric score.
+            Invalid UTF-8 (file and line), a gold score outside :data:`GOLD_RANGE` or NaN, and a file with no scored
+            pair are refused too.
     """
     dp, lp = Path(data_path), Path(label_path)
     data, labels = _lines(dp), _lines(lp)
@@ -172,9 +205,10 @@ def read_pit2015(data_path: str | Path, label_path: str | Path, name: str = "tes
             gold.append(float(lab[1]))
         except (IndexError, ValueError):
             raise SentembError(f"{lp}:{n}: expected 'true|false|----<TAB>score', got {label!r}") from None
+        _check_score(gold[-1], "PIT-2015", lp, n)
         s1.append(cols[2])
         s2.append(cols[3])
-    return STSDataset("PIT-2015", name, s1, s2, np.asarray(gold), str(dp))
+    return _dataset("PIT-2015", name, s1, s2, gold, dp, lp)
 
 
 _STS_INPUT = re.compile(r"^STS(?:2016)?\.input\.(?P<name>.+)\.txt$")

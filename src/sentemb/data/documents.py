@@ -20,6 +20,9 @@ _DOC_OPEN = re.compile(r"^<doc\s[^>]*>\s*$")
 _DOC_TITLE = re.compile(r'\stitle="([^"]*)"')
 _BLANK_LINES = re.compile(r"\n[ \t\r\f\v]*\n")
 _GUTENBERG_START = re.compile(r"^\*\*\* ?START OF (THIS|THE) PROJECT GUTENBERG", re.M)
+# The end marker of the current layout, "*** END OF THE PROJECT GUTENBERG EBOOK TITLE ***", which gutenbergpy's
+# marker list misses (it has "*** END OF THE PROJECT GUTENBERG EBOOK" without the space some files put after ***).
+_GUTENBERG_END = re.compile(r"^\*\*\* ?END OF (THIS|THE) PROJECT GUTENBERG", re.M | re.I)
 
 
 @dataclass
@@ -40,12 +43,14 @@ def paragraphs_from_wrapped(text: str) -> list[str]:
 
 def read_gutenberg(text: str, source: str) -> Document:
     """A Project Gutenberg e-book: licence header and footer stripped (``gutenbergpy.textget.strip_headers``,
-    the marker list of the ``gutenberg`` package), hard-wrapped lines rejoined into paragraphs.
+    the marker list of the ``gutenberg`` package; the text is first cut at the ``*** END OF THE PROJECT GUTENBERG``
+    line, which that list misses in the current layout), hard-wrapped lines rejoined into paragraphs.
 
     Raises:
         SentembError: when nothing is left after stripping (naming ``source``).
     """
-    body = strip_headers(text.encode("utf-8")).decode("utf-8")
+    end = _GUTENBERG_END.search(text)
+    body = strip_headers((text[: end.start()] if end else text).encode("utf-8")).decode("utf-8")
     paragraphs = paragraphs_from_wrapped(body)
     if not paragraphs:
         raise SentembError(f"{source}: no text left after stripping the Project Gutenberg header and footer")

@@ -121,7 +121,8 @@ def fetch(file: SourceFile, mirror: str | Path | None, out_dir: str | Path, use_
             origin = file.url
         else:
             why = "no official URL serves this file (see the data PROVENANCE)" if not file.url else "network disabled"
-            raise SentembError(f"source {file.source}: {file.path} is missing from the mirror {mirror} and {why}")
+            where = f"is missing from the mirror {mirror}" if mirror is not None else "is in no mirror (none is set)"
+            raise SentembError(f"source {file.source}: {file.path} {where} and {why}")
         digest = sha256_of(tmp)
         if digest != file.sha256:
             raise SentembError(

@@ -17,7 +17,7 @@ from sentemb.atomic import atomic_path
 from sentemb.errors import SentembError
 from sentemb.models import CONFIG, base_reference, base_vectors, model_text
 from sentemb.paraphrastic.composition import CompositionEncoder, build_composition, encode_ids
-from sentemb.text import TextConfig, tokenize
+from sentemb.text import TextConfig, cached_tokenize
 
 STATE = "encoder.pt"
 WORDS = "words.txt"
@@ -38,7 +38,7 @@ class ParaphrasticModel:
 
     def token_ids(self, sentence: str) -> np.ndarray:
         get = self.index.get
-        return np.array([i for i in map(get, tokenize(sentence, self.text)) if i is not None], dtype=np.int64)
+        return np.array([i for i in map(get, cached_tokenize(sentence, self.text)) if i is not None], dtype=np.int64)
 
     def encode(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences: float32, shape (len(sentences), dim)."""

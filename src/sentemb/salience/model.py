@@ -18,7 +18,7 @@ from gensim.models import KeyedVectors
 
 from sentemb.atomic import atomic_path
 from sentemb.errors import SentembError
-from sentemb.models import CONFIG, WordAveragingModel, base_reference, base_vectors, model_text
+from sentemb.models import CONFIG, WordAveragingModel, base_reference, base_vectors, model_text, segment_mean
 from sentemb.salience.weighting import first_principal_component, remove_component
 from sentemb.text import TextConfig
 
@@ -74,7 +74,7 @@ class WeightedAverageModel(WordAveragingModel):
 
     def weighted_average(self, sentences: list[str]) -> np.ndarray:
         """Eq. 1 without component removal; float32, shape (len(sentences), dim)."""
-        return self.weighted_average_ids([self.token_ids(s) for s in sentences])
+        return segment_mean(self.vectors.vectors, *self.ids_and_lengths(sentences), weights=self.weights)
 
     def weighted_average_ids(self, sentences: Sequence[Sequence[int] | np.ndarray]) -> np.ndarray:
         """Eq. 1 without component removal, for sentences given as row indices into ``vectors``.
@@ -82,12 +82,10 @@ class WeightedAverageModel(WordAveragingModel):
         Returns:
             float32, shape (len(sentences), dim); all-zero rows for empty sentences.
         """
-        out = np.zeros((len(sentences), self.dim), dtype=np.float32)
-        vecs = self.vectors.vectors
-        for row, ids in enumerate(sentences):
-            if len(ids):
-                out[row] = self.weights[ids] @ vecs[ids] / len(ids)
-        return out
+        lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+        ids = (np.concatenate([np.asarray(s, dtype=np.int64) for s in sentences]) if len(sentences)
+               else np.zeros(0, dtype=np.int64))
+        return segment_mean(self.vectors.vectors, ids, lengths, weights=self.weights)
 
 
 def save_weighted_average_model(

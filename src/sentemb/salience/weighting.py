@@ -66,17 +66,18 @@ def sif_weights(counts: np.ndarray, a: float = 1e-3) -> np.ndarray:
 
 
 def first_principal_component(embeddings: np.ndarray) -> np.ndarray:
-    """u, the first right singular vector of the (n, dim) embedding matrix, not centred (SIF, Algorithm 1).
+    """u, the first right singular vector of the (n, dim) embedding matrix E, not centred (SIF, Algorithm 1).
 
-    Zero rows (sentences with no known word) are ignored. Returns float32, shape (dim,), unit norm; the zero
-    vector when every row is zero.
+    Computed as the leading eigenvector of the (dim, dim) Gram matrix EᵀE (``numpy.linalg.eigh``), which is the
+    same vector as the SVD's up to sign and rounding, at a fraction of the cost for n ≫ dim. Zero rows (sentences
+    with no known word) change nothing. Returns float32, shape (dim,), unit norm; the zero vector when every row
+    is zero.
     """
     e = np.asarray(embeddings, dtype=np.float64)
-    e = e[np.any(e != 0, axis=1)]
-    if len(e) == 0:
+    if not np.any(e):
         return np.zeros(np.shape(embeddings)[1], dtype=np.float32)
-    _, _, vt = np.linalg.svd(e, full_matrices=False)
-    return vt[0].astype(np.float32)
+    _, eigenvectors = np.linalg.eigh(e.T @ e)  # eigenvalues ascending
+    return eigenvectors[:, -1].astype(np.float32)
 
 
 def remove_component(embeddings: np.ndarray, u: np.ndarray) -> np.ndarray:
