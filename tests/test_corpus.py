@@ -71,3 +71,25 @@ def test_empty_corpus_is_a_clear_error(tmp_path):
         list(read_sentence_file(tmp_path / "none.txt"))
     with pytest.raises(SentembError, match=r"token_ids\.npy: missing file"):
         TokenCorpus.load(tmp_path)
+
+
+def test_the_current_gutenberg_end_marker_is_cut(gutenberg_book):
+    """Books released since 2021 end with "*** END OF THE PROJECT GUTENBERG EBOOK TITLE ***", which gutenbergpy's
+    marker list misses: the licence after it must not become sentences."""
+    from sentemb.data.documents import read_gutenberg
+
+    header = ("The Project Gutenberg eBook of A Tale\n\nTitle: A Tale\n\n"
+              "*** START OF THE PROJECT GUTENBERG EBOOK A TALE ***\n\n")
+    body = "It was a dark night.\n\nThe end.\n\n"
+    footer = ("*** END OF THE PROJECT GUTENBERG EBOOK A TALE ***\n\n"
+              "Updated editions will replace the previous one. Section 1. General Terms of Use and Redistributing "
+              "Project Gutenberg electronic works\n")
+    doc = read_gutenberg(header + body + footer, "tale.txt")
+    assert doc.paragraphs == ["It was a dark night.", "The end."] and doc.title == "A Tale"
+    from gutenbergpy.textget import strip_headers
+
+    from sentemb.data.documents import paragraphs_from_wrapped
+
+    name, text = gutenberg_book  # a book of the default shards reads exactly as gutenbergpy alone strips it
+    assert read_gutenberg(text, name).paragraphs == paragraphs_from_wrapped(
+        strip_headers(text.encode("utf-8")).decode("utf-8"))

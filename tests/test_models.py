@@ -65,3 +65,59 @@ def test_cli_similarity(model_dir, tmp_path):
     assert res.exit_code == 0 and "no word in the model's vocabulary" in res.stdout
     res = runner.invoke(app, ["similarity", str(tmp_path / "missing"), "a", "b"])
     assert res.exit_code == 1 and "missing model config" in res.output
+
+
+def test_token_cache_gives_the_same_embeddings_as_tokenising(model_dir, tmp_path):
+    """Evaluation reads the benchmark-tokens stage's file instead of tokenising: same tokens, same embeddings; a
+    sentence outside the file, or another tokenisation, falls back to the tokeniser."""
+    from sentemb import text
+
+    sentences = ["A man PLAYS guitar.", "isn't", "zebra", "", "a a man"]
+    m = load_model(model_dir)
+    plain = m.encode(sentences)
+    assert text.write_token_cache(tmp_path / "tokens.json", sentences + sentences[:2], TextConfig()) == 5
+    try:
+        assert text.load_token_cache(tmp_path / "tokens.json") == 5
+        assert text.cached_tokenize("isn't") == ["is", "n't"]
+        assert np.array_equal(m.encode(sentences), plain)
+        np.testing.assert_allclose(m.encode(["a man"])[0], [0.5, 0.5, 0])  # not in the file: tokenised
+        assert text.cached_tokenize("isn't", TextConfig(tokenizer="wordpunct")) == ["isn", "'", "t"]
+    finally:
+        text._TOKEN_CACHE.clear()
+    with pytest.raises(SentembError, match=r"missing token cache \(run `dvc repro benchmark-tokens`\)"):
+        text.load_token_cache(tmp_path / "none.json")
+    (tmp_path / "bad.json").write_text('{"tokens": {}}')
+    with pytest.raises(SentembError, match="not a token cache written by benchmark-tokens"):
+        text.load_token_cache(tmp_path / "bad.json")
+
+
+def test_segment_mean_is_the_mean_of_each_sentence():
+    from sentemb.models import segment_mean
+
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(30, 5)).astype(np.float32)
+    weights = rng.random(30).astype(np.float32)
+    lengths = np.array([3, 0, 1, 6, 0, 2])
+    ids = rng.integers(0, 30, lengths.sum())
+    extra = rng.normal(size=(2, 5)).astype(np.float32)
+    ids[4] = 31  # an unknown word's own vector (row 1 of extra)
+    got = segment_mean(vectors, ids, lengths, weights=weights, extra=extra)
+    table = np.vstack([vectors * weights[:, None], extra])
+    starts = np.cumsum(lengths) - lengths
+    want = [table[ids[s : s + n]].mean(axis=0) if n else np.zeros(5) for s, n in zip(starts, lengths, strict=True)]
+    assert got.dtype == np.float32 and got.shape == (6, 5)
+    np.testing.assert_allclose(got, np.array(want), rtol=1e-5, atol=1e-7)
+
+
+def test_equal_vectors_are_saved_as_equal_bytes(tmp_path):
+    """No date, platform or Python version goes into vectors.kv (gensim's lifecycle log is off): a rerun with the
+    same vectors leaves DVC an unchanged output."""
+    import time
+
+    vocab = Vocabulary(["a", "man"], [2, 1])
+    for run in ("one", "two"):
+        save_word_averaging_model(tmp_path / run, "toy", keyed_vectors(vocab.words, vocab.counts,
+                                                                       np.eye(2, dtype=np.float32)), TextConfig())
+        time.sleep(1.1)  # a different second for the lifecycle log's datetime, were it written
+    for name in ("vectors.kv", "config.json"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name

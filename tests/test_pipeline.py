@@ -4,8 +4,10 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +51,23 @@ def _project(tmp_path: Path, shared: Path, quick: bool = True, **overrides) -> P
 def _dvc(proj: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "dvc", *args], cwd=proj, capture_output=True, text=True, check=check,
                           env=os.environ | GIT_IDENTITY)
+
+
+def _keys(obj) -> list[str]:
+    """Every key of a nested JSON object."""
+    if isinstance(obj, dict):
+        return [k for key, value in obj.items() for k in (key, *_keys(value))]
+    if isinstance(obj, list):
+        return [k for value in obj for k in _keys(value)]
+    return []
+
+
+def _lock_diff(before: bytes, after: bytes) -> str:
+    """The first differing lines of two dvc.lock files, for an assertion message."""
+    import difflib
+
+    return "\n".join(list(difflib.unified_diff(before.decode().splitlines(), after.decode().splitlines(),
+                                                lineterm="", n=8))[:60])
 
 
 @pytest.mark.slow
@@ -151,6 +170,44 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     senteval.prepare(params, [])
     assert senteval.batcher(params, [["a", "man"], []]).shape == (2, 16)
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
+    # the one DVC metrics file: two means per evaluated model, the test r of every supervised run
+    headline = json.loads((proj / "metrics/headline.json").read_text())
+    assert set(headline) == set(summary) | {f"supervised/{m}-{s}" for m in ("avg", "lstmavg", "gran")
+                                            for s in ("random", "initialised", "universal")}
+    assert set(headline["siamese_cbow"]) == {"STS12-15", "all"} and set(headline["supervised/gran-random"]) == {
+        "sts", "sick"}
+    shown = _dvc(proj, "metrics", "show", "--json").stdout
+    assert list(json.loads(shown).values())[0]["data"].keys() == {"metrics/headline.json"}
+    # clock readings live outside the hashed outputs
+    for name in ("glove", "word2vec-sg", "siamese_cbow", "glove-nws", "para-gran", "supervised/gran-random"):
+        assert json.loads((proj / f"logs/timings/{name}.json").read_text()), name
+    for model in ("glove", "word2vec-sg", "siamese_cbow", "glove-nws", "para-gran"):
+        assert not any(k.endswith(("seconds", "_second")) for k in _keys(json.loads(
+            (proj / f"models/{model}/config.json").read_text()))), model
+    # determinism: every kind of trainer run again on the same params writes the same bytes (dvc.lock: every md5)
+    lock = (proj / "dvc.lock").read_bytes()
+    trainers = ["split", "vocab", "pairs", "word2vec@sg", "word2vec@cbow", "glove", "siamese_cbow", "nws@glove",
+                "control@untrained-1", "baseline@glove-sif-pc", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
+                "paraphrastic@para-gran", "supervised-data", "supervise@gran-universal"]
+    for stage in trainers:
+        _dvc(proj, "repro", "--force", "--single-item", stage)
+    assert (proj / "dvc.lock").read_bytes() == lock, _lock_diff(lock, (proj / "dvc.lock").read_bytes())
+    # a training stage killed mid-run (the whole process group, SIGKILL) leaves no output, is stale, and reruns to
+    # the same outputs
+    kill = subprocess.Popen([sys.executable, "-m", "dvc", "repro", "--force", "--single-item",
+                             "paraphrastic@para-lstmavg"], cwd=proj, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ | GIT_IDENTITY)
+    deadline = time.monotonic() + 120
+    while (proj / "models/para-lstmavg").exists() and time.monotonic() < deadline and kill.poll() is None:
+        time.sleep(0.05)  # DVC removes the stage's outputs before it starts the command
+    time.sleep(1.0)       # the command is now importing or training
+    assert kill.poll() is None, "the stage finished before it could be killed"
+    os.killpg(kill.pid, signal.SIGKILL)
+    kill.wait()
+    assert not (proj / "models/para-lstmavg/config.json").exists()
+    assert "paraphrastic@para-lstmavg" in json.loads(_dvc(proj, "status", "--json").stdout)
+    _dvc(proj, "repro")
+    assert (proj / "dvc.lock").read_bytes() == lock
     # changing the number of negatives touches the Siamese CBOW training stage alone
     params_before = (proj / "params.yaml").read_text()
     params = yaml.safe_load(params_before)
@@ -186,6 +243,32 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
         (proj / path).write_text(original + "\n# an edit\n")
         assert set(json.loads(_dvc(proj, "status", "--json").stdout)) == expected, path
         (proj / path).write_text(original)
+
+
+@pytest.mark.slow
+def test_your_own_corpus_is_read_from_outside_the_outputs_and_never_deleted(tmp_path, shared, gutenberg_book):
+    """split.corpus names a folder of one's own: split reads it as its dependency (no download), an edit makes split
+    stale, and no `dvc repro` ever deletes it."""
+    mine = tmp_path / "my-books"
+    mine.mkdir()
+    book = mine / "book.txt"
+    book.write_bytes(gutenberg_book[1].encode("utf-8"))
+    proj = _project(tmp_path, shared, download={"corpus": []}, split={"corpus": str(mine), "max_documents": None})
+    res = _dvc(proj, "repro", "split", check=False)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    stats = json.loads((proj / "data/sentences/stats.json").read_text())
+    assert stats["documents"] == 1 and stats["sentences"] > 100
+    assert not (proj / "data/raw").exists()  # the download stage did not run: split does not need it
+    assert json.loads(_dvc(proj, "status", "--json", "split").stdout) == {}
+    notes = mine / "notes.txt"  # a plain-text file joins the corpus
+    notes.write_text("My own first sentence. And my second one.\n", encoding="utf-8")
+    assert "split" in json.loads(_dvc(proj, "status", "--json", "split").stdout)
+    for _ in range(2):
+        assert _dvc(proj, "repro", "split", check=False).returncode == 0
+        assert notes.read_text(encoding="utf-8") == "My own first sentence. And my second one.\n"
+        assert book.read_bytes() == gutenberg_book[1].encode("utf-8")
+    after = json.loads((proj / "data/sentences/stats.json").read_text())
+    assert after["documents"] == 2 and after["sentences"] == stats["sentences"] + 2
 
 
 @pytest.mark.slow

@@ -157,3 +157,14 @@ def test_norms_loaders_read_every_staged_file(shared):
 def test_norms_errors_name_the_file(tmp_path):
     with pytest.raises(SentembError, match=r"Ratings_Warriner_et_al\.csv\.xz: missing norms file"):
         load_norms(tmp_path)
+
+
+def test_common_component_by_the_gram_matrix_is_the_svd_vector():
+    """SIF's u from eigh(EᵀE) is the first right singular vector of E (up to sign), zero rows or not."""
+    rng = np.random.default_rng(0)
+    e = rng.normal(size=(500, 40)) + rng.normal(size=40)  # a common direction, as in sentence embeddings
+    e[::7] = 0
+    u = first_principal_component(e)
+    vt = np.linalg.svd(e[np.any(e != 0, axis=1)], full_matrices=False)[2][0]
+    assert u.dtype == np.float32 and abs(abs(float(u @ vt)) - 1) < 1e-6
+    assert not first_principal_component(np.zeros((3, 4))).any()

@@ -135,3 +135,51 @@ def test_sparse_adadelta_dense_branch_matches_torch():
             (m(x) ** 2).sum().backward()
             opt.step()
     assert all(torch.allclose(p, q, atol=1e-6) for p, q in zip(a.parameters(), b.parameters(), strict=True))
+
+
+def _run_trainer(kind: str, device: str):
+    """One tiny run of a trainer with ``device`` set explicitly; returns the device its statistics report."""
+    import scipy.sparse as sp
+
+    from sentemb.paraphrastic.composition import PaddedBatch, build_composition
+    from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
+    from sentemb.salience.encoder import SalienceEncoder
+    from sentemb.supervised.training import ScoredPairs, SupervisedConfig, train_supervised
+    from sentemb.wordvectors.glove import train_glove
+
+    rng = np.random.default_rng(0)
+    if kind in ("siamese_cbow", "nws"):
+        corpus, v = _toy_corpus(8)
+        enc = (AverageEncoder(v, 8, seed=1) if kind == "siamese_cbow"
+               else SalienceEncoder(rng.normal(size=(v, 8)).astype(np.float32), seed=1))
+        cfg = AdjacentSentenceConfig(batch_size=10, optimizer="adagrad", lr=0.05, lr_floor=1.0, device=device,
+                                     similarity="cosine" if kind == "siamese_cbow" else "dot")
+        return train_adjacent_sentences(enc, corpus, cfg, progress=False)["device"]
+    if kind == "glove":
+        x = sp.csr_matrix(rng.integers(1, 5, size=(6, 6)).astype(np.float64))
+        return train_glove(x, dim=4, epochs=1, method="batches", device=device)[1]["device"]
+    pairs = [(rng.integers(0, 20, 4), rng.integers(0, 20, 3)) for _ in range(40)]
+    if kind == "paraphrastic":
+        enc = build_composition("lstmavg", torch.randn(20, 8), sparse=True)
+        cfg = ParaphraseConfig(epochs=1, batch_size=20, evals_per_epoch=1, device=device)
+        return train_paraphrastic(enc, pairs, cfg, lambda e: {"x": 0.0}, "x")["device"]
+    enc = build_composition("gran", torch.randn(20, 8))
+    scored = ScoredPairs([a for a, _ in pairs], [b for _, b in pairs], rng.uniform(1, 5, len(pairs)))
+    cfg = SupervisedConfig(k=5, hidden=4, batch_size=10, epochs=1, device=device)
+
+    def embed(sentences):
+        return enc(PaddedBatch.from_lists(sentences, enc.embedding.weight.device))
+
+    return train_supervised(enc, embed, scored, scored, scored, cfg)["device"]
+
+
+@pytest.mark.parametrize("kind", ["siamese_cbow", "nws", "glove", "paraphrastic", "supervised"])
+def test_every_torch_trainer_runs_on_the_device_it_is_given(kind):
+    """device: cpu is honoured by every trainer; device: cuda without CUDA is one clear error, not a torch crash.
+    (word2vec is gensim's CPU trainer and has no device.)"""
+    assert _run_trainer(kind, "cpu").startswith("cpu")
+    if torch.cuda.is_available():
+        assert _run_trainer(kind, "cuda").startswith("cuda")
+    else:
+        with pytest.raises(SentembError, match="'cuda' asked for, but CUDA is not available on this machine"):
+            _run_trainer(kind, "cuda")

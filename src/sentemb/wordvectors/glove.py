@@ -29,6 +29,7 @@ import torch
 from tqdm.auto import tqdm
 
 from sentemb.data.corpus import TokenCorpus
+from sentemb.device import resolve_device
 from sentemb.errors import SentembError
 
 log = logging.getLogger(__name__)
@@ -244,7 +245,7 @@ def train_glove(
             raise SentembError(f"glove {key} must be positive (got {value})")
     if method not in METHODS:
         raise SentembError(f"glove method must be one of {', '.join(METHODS)} (got {method!r})")
-    device = torch.device(device)
+    device = resolve_device(str(device))
     if method == "auto":
         method = "cells" if device.type == "cpu" else "batches"
     if method == "cells" and device.type != "cpu":
