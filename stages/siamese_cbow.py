@@ -6,6 +6,7 @@ training-amount curve (stage group ``siamese_cbow_amount``).
 """
 
 import re
+from typing import Literal
 
 from pydantic import PositiveFloat, PositiveInt
 
@@ -29,6 +30,7 @@ class SiameseCBOWParams(AdjacentSentenceParams):
     sgd_lr_sum: PositiveFloat | None = 67.0
     sgd_decay_epochs: PositiveInt | None = 5
     max_length: PositiveInt | None = 50
+    fit: Literal["auto", "torch", "fused"] = "auto"
 
 
 AMOUNT = re.compile(r"^siamese_cbow-lrsum(?P<lr_sum>\d+(?:\.\d+)?)$")
@@ -44,9 +46,9 @@ def main(name: str) -> None:
                            "a summed learning rate of X)")
     vocab = Vocabulary.load("data/vocab.tsv")
     corpus = TokenCorpus.load("data/corpus")
-    config = AdjacentSentenceConfig(similarity="cosine", **p.model_dump(exclude={"dim", "init_std"}))
+    config = AdjacentSentenceConfig(similarity="cosine", **p.model_dump(exclude={"dim", "init_std", "fit"}))
     vectors, stats = train_siamese_cbow(corpus, len(vocab), config, dim=p.dim, init_std=p.init_std,
-                                        log_path=f"metrics/train/{name}.csv")
+                                        log_path=f"metrics/train/{name}.csv", fit=p.fit)
     stats, timings = without_timings(stats, name)
     save_word_averaging_model(f"models/{name}", name, keyed_vectors(vocab.words, vocab.counts, vectors),
                               text_config(), info={"trainer": "sentemb.siamese_cbow.train", "training": stats})

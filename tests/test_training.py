@@ -183,3 +183,31 @@ def test_every_torch_trainer_runs_on_the_device_it_is_given(kind):
     else:
         with pytest.raises(SentembError, match="'cuda' asked for, but CUDA is not available on this machine"):
             _run_trainer(kind, "cuda")
+
+
+def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path):
+    """Siamese CBOW's compiled SGD step (fit: fused) trains the same model as torch's autograd and SGD from the same
+    sampled tuples and learning rates: equal up to float rounding, and the same loss log."""
+    from sentemb.siamese_cbow.train import train_siamese_cbow
+
+    corpus, v = _toy_corpus(30)
+    cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
+                                 sgd_decay_epochs=5, max_length=4, log_every=5, seed=2, device="cpu")
+    start = AverageEncoder(v, 16, init_std=0.01, seed=2).embedding.weight.detach().numpy()
+    got = {}
+    for fit in ("torch", "fused"):
+        vectors, stats = train_siamese_cbow(corpus, v, cfg, dim=16, log_path=tmp_path / f"{fit}.csv",
+                                            progress=False, fit=fit)
+        got[fit] = (vectors, stats, (tmp_path / f"{fit}.csv").read_text().splitlines())
+        assert stats["fit"] == fit
+    (torch_w, torch_stats, torch_log), (fused_w, fused_stats, fused_log) = got["torch"], got["fused"]
+    moved = np.abs(torch_w - start).max()
+    assert moved > 0.5  # training moved the vectors …
+    assert np.abs(fused_w - torch_w).max() < 1e-5  # … and both fits moved them alike (here: 3e-7 of 1.02)
+    assert fused_stats["lr_sum"] == pytest.approx(torch_stats["lr_sum"]) == pytest.approx(40.0)
+    assert fused_stats["final_loss"] == pytest.approx(torch_stats["final_loss"], abs=1e-5)
+    assert [r.split(",")[:3] + r.split(",")[4:] for r in fused_log] == [r.split(",")[:3] + r.split(",")[4:]
+                                                                       for r in torch_log]
+    with pytest.raises(SentembError, match="the fused fit is SGD on the CPU"):
+        train_siamese_cbow(corpus, v, AdjacentSentenceConfig(optimizer="adagrad", device="cpu"), dim=4,
+                           progress=False, fit="fused")

@@ -257,6 +257,7 @@ def train_adjacent_sentences(
     progress: bool = True,
     checkpoint: Callable[[int, nn.Module], None] | None = None,
     checkpoint_every: int | None = None,
+    step_function: Callable[[np.ndarray, np.ndarray, int, float], float] | None = None,
 ) -> dict:
     """Train ``encoder`` to predict each sentence's neighbours among random sentences (Kenter et al. 2016 §2).
 
@@ -273,6 +274,9 @@ def train_adjacent_sentences(
         checkpoint: called as ``checkpoint(step, encoder)`` before the first batch, every ``checkpoint_every``
             batches and after the last (e.g. to score the model during training); its time is not counted in the
             throughput.
+        step_function: SGD only: a compiled step ``f(ids, offsets, n_centres, lr) -> mean loss`` that updates the
+            encoder's weights in place (:class:`sentemb.siamese_cbow.fused.FusedSGD`) instead of torch's forward,
+            backward and optimiser; the same tuples, the same learning rates, the same arithmetic.
 
     Returns:
         Training statistics: tuples, batches, wall seconds, centre sentences/s, corpus words/s (tokens of the
@@ -290,6 +294,8 @@ def train_adjacent_sentences(
     batches_per_epoch = math.ceil(len(centres) / config.batch_size)
     total = batches_per_epoch * config.epochs
     lr0, factor = config.schedule(batches_per_epoch)
+    if step_function is not None and config.optimizer != "sgd":
+        raise SentembError(f"a fused step is plain SGD (optimizer {config.optimizer!r} asked for)")
     opt = _optimizer(config.optimizer, encoder.parameters(), lr0)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
     lr_sum = 0.0
@@ -324,18 +330,24 @@ def train_adjacent_sentences(
             neg = candidates[rng.integers(0, len(candidates), size=(config.neg, len(c)))]
             idx = np.concatenate([c, c - 1, c + 1, neg.ravel()])
             ids, offsets = corpus.gather(idx, config.max_length)
-            emb = encoder(TokenBatch.from_numpy(ids, offsets, device))
             bsz = len(c)
-            center = emb[:bsz]
-            cands = emb[bsz:].view(k, bsz, -1).transpose(0, 1)
-            loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity=config.similarity)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            lr_sum += opt.param_groups[0]["lr"]
-            opt.step()
-            sched.step()
+            if step_function is not None:
+                lr = lr0 * factor(step)
+                loss = step_function(ids, offsets, bsz, lr)
+                lr_sum += lr
+            else:
+                emb = encoder(TokenBatch.from_numpy(ids, offsets, device))
+                center = emb[:bsz]
+                cands = emb[bsz:].view(k, bsz, -1).transpose(0, 1)
+                loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity=config.similarity)
+                opt.zero_grad(set_to_none=True)
+                loss.backward()
+                lr_sum += opt.param_groups[0]["lr"]
+                opt.step()
+                sched.step()
+                loss = loss.detach()
             step += 1
-            window_loss += loss.detach()
+            window_loss += loss
             window_n += 1
             n_sent += bsz
             n_words += int(lengths[c].sum())
@@ -346,7 +358,8 @@ def train_adjacent_sentences(
                 if not math.isfinite(last_loss):
                     raise SentembError(f"training diverged: mean loss {last_loss} before step {step} (lower model.lr)")
                 rows.append({"step": step, "epoch": epoch + (b + 1) / batches_per_epoch, "sentences": n_sent,
-                             "loss": round(last_loss, 6), "lr": opt.param_groups[0]["lr"]})
+                             "loss": round(last_loss, 6),
+                             "lr": lr0 * factor(step) if step_function is not None else opt.param_groups[0]["lr"]})
                 bar.set_postfix(loss=f"{last_loss:.4f}")
                 window_loss, window_n = torch.zeros((), device=device), 0
             if checkpoint_every and step % checkpoint_every == 0 and step != total:

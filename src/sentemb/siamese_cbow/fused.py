@@ -1,0 +1,122 @@
+"""One Siamese CBOW SGD step on the CPU as a single compiled pass (numba): forward, loss and sparse SGD update fused.
+
+The arithmetic is that of :class:`~sentemb.siamese_cbow.encoder.AverageEncoder` +
+:func:`~sentemb.adjacent.adjacent_sentence_loss` (cosine) + ``torch.optim.SGD`` on the embedding's sparse gradient
+(Kenter et al. 2016 §2.1-2.2, §3.4): every sentence of the batch is averaged with the weights before the step, the
+softmax cross-entropy over (previous, next, negatives) is averaged over the centres, and each word row then moves by
+−lr × (its summed gradient). What torch does in a dozen kernels with a sparse gradient built, coalesced and added,
+this does in three passes over the batch's token rows, without allocating per token.
+
+Threads share the sentences of the forward pass and the centres of the loss; the update, where a frequent word's row
+is written by many sentences, runs on one thread in token order. So no two threads write the same float, the result
+does not depend on the number of threads or their timing (unlike Hogwild word2vec), and it equals the torch step up
+to float rounding (``tests/test_training.py`` compares them on the same sampled tuples).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of the norms)
+
+
+@numba.njit(parallel=True, cache=True)
+def _sgd_step(weights, ids, starts, lengths, n_centre, n_candidates, lr):  # pragma: no cover (compiled)
+    dim = weights.shape[1]
+    n_bags = lengths.shape[0]
+    emb = np.zeros((n_bags, dim), dtype=np.float32)
+    # 1. every sentence's mean vector (sentences across threads; each row summed in token order)
+    for s in numba.prange(n_bags):
+        n = lengths[s]
+        if n == 0:
+            continue
+        e = emb[s]
+        for t in range(starts[s], starts[s] + n):
+            w = weights[ids[t]]
+            for j in range(dim):
+                e[j] += w[j]
+        inv = np.float32(1.0) / np.float32(n)
+        for j in range(dim):
+            e[j] *= inv
+    # 2. cosine similarities, softmax cross-entropy and its gradient with respect to every sentence's mean
+    #    (centres across threads; centre i writes only its own row and its candidates' rows)
+    grad = np.zeros((n_bags, dim), dtype=np.float32)
+    losses = np.zeros(n_centre, dtype=np.float64)
+    for i in numba.prange(n_centre):
+        a = emb[i]
+        ga = grad[i]
+        na = 0.0
+        for j in range(dim):
+            na += a[j] * a[j]
+        na = np.sqrt(na)
+        sims = np.empty(n_candidates, dtype=np.float64)
+        norms = np.empty(n_candidates, dtype=np.float64)
+        for k in range(n_candidates):
+            x = emb[n_centre * (k + 1) + i]
+            nx, dot = 0.0, 0.0
+            for j in range(dim):
+                nx += x[j] * x[j]
+                dot += a[j] * x[j]
+            nx = np.sqrt(nx)
+            norms[k] = nx
+            sims[k] = dot / max(na * nx, _EPS)
+        top = sims.max()
+        total = 0.0
+        for k in range(n_candidates):
+            total += np.exp(sims[k] - top)
+        log_total = np.log(total) + top
+        losses[i] = -0.5 * ((sims[0] - log_total) + (sims[1] - log_total))  # two positives, target 1/2 each
+        for k in range(n_candidates):
+            g = (np.exp(sims[k] - log_total) - (0.5 if k < 2 else 0.0)) / n_centre  # d(mean loss)/d sim_k
+            if g == 0.0 or na == 0.0 or norms[k] == 0.0:
+                continue
+            x = emb[n_centre * (k + 1) + i]
+            gx = grad[n_centre * (k + 1) + i]
+            inv = 1.0 / (na * norms[k])
+            ca = sims[k] / (na * na)
+            cx = sims[k] / (norms[k] * norms[k])
+            for j in range(dim):
+                ga[j] += g * (x[j] * inv - ca * a[j])
+                gx[j] += g * (a[j] * inv - cx * x[j])
+    # 3. the SGD step on every word row of the batch, W[w] -= lr * Σ_sentences (grad of the mean) / length, in
+    #    token order on one thread (a word may occur in many sentences: no two threads may write its row)
+    for s in range(n_bags):
+        n = lengths[s]
+        if n == 0:
+            continue
+        scale = np.float32(lr) / np.float32(n)
+        gs = grad[s]
+        for t in range(starts[s], starts[s] + n):
+            w = weights[ids[t]]
+            for j in range(dim):
+                w[j] -= scale * gs[j]
+    return losses.mean()
+
+
+class FusedSGD:
+    """Siamese CBOW's SGD step over a weight matrix in place (a step function for
+    :func:`~sentemb.adjacent.train_adjacent_sentences`).
+
+    Args:
+        weights: float32, shape (V, dim), C-contiguous: updated in place (e.g. ``encoder.embedding.weight`` as
+            numpy, which shares its memory).
+        threads: numba threads for the forward pass and the loss (the result does not depend on it).
+
+    Raises:
+        ValueError: weights that are not a C-contiguous float32 matrix.
+    """
+
+    def __init__(self, weights: np.ndarray, threads: int = 1) -> None:
+        if weights.dtype != np.float32 or weights.ndim != 2 or not weights.flags.c_contiguous:
+            raise ValueError("FusedSGD needs a C-contiguous float32 (V, dim) weight matrix")
+        self.weights = weights
+        self.threads = max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
+
+    def __call__(self, ids: np.ndarray, offsets: np.ndarray, n_centre: int, lr: float) -> float:
+        """One step on a batch laid out as :meth:`TokenCorpus.gather` returns it for the index order
+        [centres, previous, next, negatives…] (each block ``n_centre`` sentences). Returns the mean loss (nats)."""
+        lengths = np.diff(np.append(offsets, len(ids)))
+        n_candidates = len(offsets) // n_centre - 1
+        numba.set_num_threads(self.threads)
+        return float(_sgd_step(self.weights, ids, offsets, lengths, n_centre, n_candidates, lr))
