@@ -23,3 +23,4 @@ class AdjacentSentenceParams(Section):
     seed: Seed = 1
     device: str = "auto"
     log_every: PositiveInt = 500
+    processes: PositiveInt = 1  # > 1: data-parallel under torchrun (DistributedDataParallel)

@@ -130,6 +130,16 @@ def without_timings(stats: dict, name: str) -> tuple[dict, dict]:
     return kept, timings
 
 
+def relaunch_under_torchrun(processes: int) -> None:
+    """Run this stage script again as ``processes`` data-parallel processes under ``torchrun`` (``python -m
+    torch.distributed.run --standalone``), replacing this process, unless it already is one of them or
+    ``processes`` is 1. The count is a param, so dvc.lock records how a model was trained."""
+    if processes <= 1 or "LOCAL_RANK" in os.environ:
+        return
+    os.execv(sys.executable, [sys.executable, "-m", "torch.distributed.run", "--standalone",
+                              f"--nproc_per_node={processes}", sys.argv[0], *sys.argv[1:]])
+
+
 def run(main: Callable[..., None]) -> None:
     """Run a stage's ``main(*argv)``; a SentembError becomes one ``error:`` line on stderr and exit status 1.
 

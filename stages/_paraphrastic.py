@@ -37,6 +37,7 @@ class Paraphrastic(Section):
     evals_per_epoch: PositiveInt = 4
     seed: Seed = 1
     device: str = "auto"
+    processes: PositiveInt = 1  # > 1: data-parallel under torchrun (DistributedDataParallel)
 
 
 def paraphrastic_params(name: str) -> Paraphrastic:

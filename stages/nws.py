@@ -9,13 +9,14 @@ from pydantic import Field, PositiveFloat
 from sentemb.adjacent import AdjacentSentenceConfig
 from sentemb.data.corpus import TokenCorpus
 from sentemb.data.vocab import Vocabulary
+from sentemb.device import init_distributed, is_main_process
 from sentemb.errors import SentembError
 from sentemb.models import load_word_vectors
 from sentemb.salience.model import save_weighted_average_model
 from sentemb.salience.train import train_neural_word_salience
 
 from _adjacent import AdjacentSentenceParams
-from _common import params, run, text_config, without_timings
+from _common import params, relaunch_under_torchrun, run, text_config, without_timings
 
 
 class NWSParams(AdjacentSentenceParams):
@@ -31,6 +32,8 @@ def main(name: str) -> None:
         raise SentembError(f"unknown model {name!r}: Neural Word Salience models are named VECTORS-nws "
                            "(over models/VECTORS, e.g. glove-nws)")
     p = params("nws", NWSParams)
+    relaunch_under_torchrun(p.processes)
+    init_distributed()  # under torchrun: one process per GPU (or CPU share), gradients all-reduced
     vectors_name = name.removesuffix("-nws")
     vocab = Vocabulary.load("data/vocab.tsv")
     corpus = TokenCorpus.load("data/corpus")
@@ -40,9 +43,11 @@ def main(name: str) -> None:
         raise SentembError(f"models/{vectors_name}: {len(missing)} words of data/vocab.tsv have no vector, e.g. "
                            f"{missing[0]!r} (rebuild the word vectors with dvc repro)")
     vectors = kv.vectors[[kv.key_to_index[w] for w in vocab.words]]
-    config = AdjacentSentenceConfig(similarity="dot", **p.model_dump(exclude={"init_low", "init_high"}))
+    config = AdjacentSentenceConfig(similarity="dot", **p.model_dump(exclude={"init_low", "init_high", "processes"}))
     saliences, stats = train_neural_word_salience(corpus, vectors, config, init_low=p.init_low, init_high=p.init_high,
                                                   log_path=f"metrics/train/{name}.csv")
+    if not is_main_process():
+        return
     stats, timings = without_timings(stats, name)
     save_weighted_average_model(f"models/{name}", name, Path("models") / vectors_name, vocab.words, saliences,
                                 vocab.counts, text_config(), weighting="nws",

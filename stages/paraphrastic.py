@@ -6,7 +6,8 @@ Gimpel 2017.
 - ``pairs: ppdb-lexical``: PARAGRAM word vectors (Wieting et al. 2015), the same objective on PPDB XL lexical pairs
   from models/VECTORS (GloVe), the checkpoint selected on SimLex-999 → a word-averaging model in models/NAME.
 
-Checkpoint scores go to metrics/train/NAME.csv (every 1/evals_per_epoch of an epoch).
+Checkpoint scores go to metrics/train/NAME.csv (every 1/evals_per_epoch of an epoch). Under ``torchrun
+--nproc_per_node N`` the training runs data-parallel (README, "Several GPUs"); rank 0 writes.
 """
 
 import copy
@@ -17,6 +18,7 @@ import torch
 
 from sentemb.data.benchmarks import GRAN_GROUPS, KENTER_GROUPS
 from sentemb.data.pairs import read_pairs
+from sentemb.device import init_distributed, is_main_process
 from sentemb.evaluation.word_similarity import word_similarity_words
 from sentemb.models import load_word_vectors, save_word_averaging_model
 from sentemb.paraphrastic.composition import ENCODER_ARGS, build_composition
@@ -29,7 +31,7 @@ from sentemb.paraphrastic.training import (
     word_similarity_selector,
 )
 
-from _common import run, text_config, without_timings
+from _common import relaunch_under_torchrun, run, text_config, without_timings
 from _paraphrastic import paraphrastic_params
 
 PAIRS = Path("data/pairs")
@@ -37,6 +39,8 @@ PAIRS = Path("data/pairs")
 
 def main(name: str) -> None:
     p = paraphrastic_params(name)
+    relaunch_under_torchrun(p.processes)
+    init_distributed()  # under torchrun: one process per GPU (or CPU share), gradients all-reduced
     text = text_config()
     kv = load_word_vectors(Path("models") / p.vectors, what=f"paraphrastic.{name}.vectors")
     if p.pairs == "sentences":
@@ -82,6 +86,8 @@ def main(name: str) -> None:
     print(f"train {name}: {p.encoder} {args} on {len(pairs)} {p.pairs} pairs ({len(rows) - len(pairs)} without a "
           f"known word dropped), {len(words)} trained word vectors from models/{p.vectors}, selecting on {p.select}")
     stats = train_paraphrastic(encoder, pairs, config, select, p.select, log_path=f"metrics/train/{name}.csv")
+    if not is_main_process():
+        return
     stats, timings = without_timings(stats | {"pairs": len(pairs), "trained_words": len(words)}, name)
     info = {"trainer": "sentemb.paraphrastic.training", "training": stats}
     if p.pairs == "sentences":

@@ -326,3 +326,31 @@ def test_report_names_and_published_values():
     assert lstm["paper regularization"] == "none" and lstm["paper test"] == 59.3 and lstm["paper oracle"] == 60.6
     assert lstm["paper PPDB test"] == 54.2
     assert math.isnan(gran_paper_values(ref, "PROJ", "none")["paper test"])
+
+
+def _paraphrastic_toy_run():
+    """LSTMAVG with sparse embeddings on the synonym pairs (the torchrun run of the DDP test)."""
+    torch.manual_seed(0)
+    enc = build_composition("lstmavg", _vectors(20, 8), dropout=0.1, sparse=True)
+    before = F.cosine_similarity(enc.embedding.weight[0::2], enc.embedding.weight[1::2]).mean().item()
+
+    def select(e):
+        w = e.embedding.weight.detach()
+        return {"synonyms": F.cosine_similarity(w[0::2], w[1::2]).mean().item() * 100}
+
+    cfg = ParaphraseConfig(epochs=4, batch_size=20, lr=0.05, scramble=0.5, evals_per_epoch=1, device="cpu")
+    stats = train_paraphrastic(enc, _toy_pairs(), cfg, select, "synonyms")
+    return enc.embedding.weight.detach().numpy(), stats | {"before": before * 100}
+
+
+def test_paraphrastic_training_under_torchrun(tmp_path):
+    """Two Gloo processes, each on mini-batches of its own, gradients (sparse embedding rows included) averaged by
+    DistributedDataParallel: the processes end with the same weights, and the model learns."""
+    from test_training import torchrun
+
+    got = torchrun("paraphrastic", tmp_path / "ddp")
+    stats = got["stats"]
+    assert got["world"] == 2 and stats["device"] == "cpu × 2 processes"
+    assert got["spread"] == 0.0  # every process holds the same parameters
+    assert stats["checkpoints"] == 4 and stats["selected"]["pairs_seen"] % 40 == 0  # 2 × 20 pairs an update
+    assert stats["selected"]["synonyms"] > stats["before"] + 20

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -211,3 +213,38 @@ def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path):
     with pytest.raises(SentembError, match="the fused fit is SGD on the CPU"):
         train_siamese_cbow(corpus, v, AdjacentSentenceConfig(optimizer="adagrad", device="cpu"), dim=4,
                            progress=False, fit="fused")
+
+
+def _siamese_toy_run():
+    """Siamese CBOW by torch SGD on the toy corpus (the single-process and the torchrun runs of the DDP test)."""
+    from sentemb.siamese_cbow.train import train_siamese_cbow
+
+    corpus, v = _toy_corpus(30)
+    cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
+                                 sgd_decay_epochs=5, max_length=4, log_every=5, seed=2, device="cpu")
+    return train_siamese_cbow(corpus, v, cfg, dim=16, progress=False, fit="torch")
+
+
+def torchrun(kind: str, out: Path) -> dict:
+    """``torchrun --standalone --nproc_per_node 2 tests/ddp_worker.py KIND OUT`` (Gloo, 2 CPU processes)."""
+    import json
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+                          str(Path(__file__).with_name("ddp_worker.py")), kind, str(out)],
+                         capture_output=True, text=True, timeout=600,
+                         env={**__import__("os").environ, "OMP_NUM_THREADS": "1"})
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
+    return json.loads(out.with_suffix(".json").read_text()) | {"weights": np.load(out.with_suffix(".npy"))}
+
+
+def test_siamese_cbow_under_torchrun_is_the_single_process_step(tmp_path):
+    """Two Gloo processes share each batch's centres under DistributedDataParallel (sparse gradients all-reduced):
+    the trained vectors are the single-process run's, up to float rounding."""
+    single, _ = _siamese_toy_run()
+    got = torchrun("siamese_cbow", tmp_path / "ddp")
+    assert got["world"] == 2 and got["stats"]["device"] == "cpu × 2 processes"
+    start = AverageEncoder(single.shape[0], 16, init_std=0.01, seed=2).embedding.weight.detach().numpy()
+    assert np.abs(single - start).max() > 0.5
+    assert np.abs(got["weights"] - single).max() < 1e-5

@@ -26,7 +26,7 @@ from tqdm.auto import tqdm
 
 from sentemb.atomic import atomic_open
 from sentemb.data.corpus import TokenCorpus
-from sentemb.device import resolve_device
+from sentemb.device import local_device, resolve_device, world
 from sentemb.errors import SentembError
 
 log = logging.getLogger(__name__)
@@ -265,6 +265,13 @@ def train_adjacent_sentences(
     uniformly from the non-empty sentences of the corpus (not de-duplicated against S+, as the authors' code).
     Centres are visited in a seeded random order each epoch.
 
+    Under ``torchrun`` (a process group up, :func:`sentemb.device.init_distributed`) the encoder is wrapped in
+    ``DistributedDataParallel``. Every process draws the same centres and negatives (the same seed) and takes its
+    share of each batch's centres; its mean loss is weighted by its share, so the gradients DDP averages are those
+    of the whole batch's mean: the same step as one process, up to float rounding. The embedding's sparse gradients
+    are all-reduced by Gloo as sparse tensors (on the CPU); NCCL has no sparse all-reduce, so on GPUs the caller
+    gives the encoder dense gradients. Only rank 0 writes the loss log.
+
     Args:
         encoder: a module mapping a :class:`TokenBatch` to (batch, dim).
         corpus: the token-id corpus.
@@ -286,11 +293,17 @@ def train_adjacent_sentences(
     Raises:
         SentembError: an empty corpus or a bad device.
     """
-    device = resolve_device(config.device)
+    device = local_device(resolve_device(config.device))
+    rank, world_size = world()
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     centres, candidates = training_tuples(corpus)
     encoder.to(device).train()
+    model = encoder
+    if world_size > 1:
+        if step_function is not None:
+            raise SentembError("the fused step runs in one process; under torchrun use the torch fit")
+        model = nn.parallel.DistributedDataParallel(encoder, device_ids=[device] if device.type == "cuda" else None)
     batches_per_epoch = math.ceil(len(centres) / config.batch_size)
     total = batches_per_epoch * config.epochs
     lr0, factor = config.schedule(batches_per_epoch)
@@ -305,7 +318,7 @@ def train_adjacent_sentences(
     window_loss, window_n = torch.zeros((), device=device), 0  # summed on the device: no sync per batch
     n_sent = n_words = n_encoded = 0
     last_loss = float("nan")
-    bar = tqdm(total=len(centres) * config.epochs, unit="sent", unit_scale=True, disable=not progress,
+    bar = tqdm(total=len(centres) * config.epochs, unit="sent", unit_scale=True, disable=not progress or rank > 0,
                desc="train", mininterval=2.0)
     paused = 0.0
 
@@ -328,18 +341,34 @@ def train_adjacent_sentences(
         for b in range(batches_per_epoch):
             c = order[b * config.batch_size : (b + 1) * config.batch_size]
             neg = candidates[rng.integers(0, len(candidates), size=(config.neg, len(c)))]
+            if len(c) < world_size:  # a last batch too small to share: every process skips it alike
+                continue
+            share = 1.0
+            n_words += int(lengths[c].sum())
+            if world_size > 1:  # this process's share of the batch's centres, with their negatives
+                n_encoded += int(np.minimum(lengths[np.concatenate([c, c - 1, c + 1, neg.ravel()])],
+                                            config.max_length or np.iinfo(np.int64).max).sum())
+                part = np.array_split(np.arange(len(c)), world_size)[rank]
+                share = len(part) * world_size / len(c)
+                n_sent += len(c)
+                bar.update(len(c))
+                c, neg = c[part], neg[:, part]
             idx = np.concatenate([c, c - 1, c + 1, neg.ravel()])
             ids, offsets = corpus.gather(idx, config.max_length)
             bsz = len(c)
+            if world_size == 1:
+                n_sent += bsz
+                n_encoded += len(ids)
+                bar.update(bsz)
             if step_function is not None:
                 lr = lr0 * factor(step)
                 loss = step_function(ids, offsets, bsz, lr)
                 lr_sum += lr
             else:
-                emb = encoder(TokenBatch.from_numpy(ids, offsets, device))
+                emb = model(TokenBatch.from_numpy(ids, offsets, device))
                 center = emb[:bsz]
                 cands = emb[bsz:].view(k, bsz, -1).transpose(0, 1)
-                loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity=config.similarity)
+                loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity=config.similarity) * share
                 opt.zero_grad(set_to_none=True)
                 loss.backward()
                 lr_sum += opt.param_groups[0]["lr"]
@@ -349,11 +378,10 @@ def train_adjacent_sentences(
             step += 1
             window_loss += loss
             window_n += 1
-            n_sent += bsz
-            n_words += int(lengths[c].sum())
-            n_encoded += len(ids)
-            bar.update(bsz)
             if step % config.log_every == 0 or step == total:
+                if world_size > 1:  # Σ_ranks share × local mean = world × the batch's mean
+                    torch.distributed.all_reduce(window_loss)
+                    window_loss /= world_size
                 last_loss = float(window_loss) / window_n
                 if not math.isfinite(last_loss):
                     raise SentembError(f"training diverged: mean loss {last_loss} before step {step} (lower model.lr)")
@@ -369,13 +397,13 @@ def train_adjacent_sentences(
         torch.cuda.synchronize()
     wall = time.perf_counter() - t0 - paused
     bar.close()
-    if log_path is not None:
+    if log_path is not None and rank == 0:
         with atomic_open(log_path, newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=["step", "epoch", "sentences", "loss", "lr"])
             w.writeheader()
             w.writerows(rows)
     return {
-        "device": str(device),
+        "device": str(device) + (f" × {world_size} processes" if world_size > 1 else ""),
         "tuples": len(centres),
         "batches": step,
         "wall_seconds": round(wall, 1),

@@ -45,7 +45,7 @@ import torch.nn.functional as F
 from tqdm.auto import tqdm
 
 from sentemb.atomic import atomic_open
-from sentemb.device import resolve_device
+from sentemb.device import local_device, resolve_device, world
 from sentemb.errors import SentembError
 from sentemb.evaluation.sts import correlations, cosine_scores
 from sentemb.evaluation.word_similarity import word_similarity
@@ -197,20 +197,38 @@ def train_paraphrastic(
         alone), ``seconds`` (with the selection), ``device`` and ``config``. ``encoder`` is left with the selected
         checkpoint's parameters, on the CPU.
 
+    Under ``torchrun`` (a process group up, :func:`sentemb.device.init_distributed`) the encoder is wrapped in
+    ``DistributedDataParallel``: each process trains on mini-batches of its own (every process draws the same order
+    of pairs; process r takes batches r, r + P, r + 2P … of it, and the batches left over at an epoch's end are
+    skipped), so the negatives are still chosen inside a mini-batch of ``batch_size`` pairs, as in the papers, and
+    one update averages P mini-batches' gradients (P times fewer, larger steps an epoch). Sparse embedding gradients
+    are all-reduced by Gloo (CPU); on GPUs (NCCL) use ``sparse_embeddings: false``. Every process selects the same
+    checkpoint (their weights are equal); only rank 0 writes the log.
+
     Raises:
-        SentembError: no pairs, an embedding whose sparsity disagrees with ``config.sparse_embeddings``, or a
-            non-finite loss (the message names the step).
+        SentembError: no pairs, an embedding whose sparsity disagrees with ``config.sparse_embeddings``, sparse
+            embeddings under NCCL, or a non-finite loss (the message names the step).
     """
     if not pairs:
         raise SentembError("paraphrastic training: no training pairs")
     if encoder.embedding.sparse != config.sparse_embeddings:
         raise SentembError(f"paraphrastic training: sparse_embeddings is {config.sparse_embeddings} but the "
                            f"encoder's embedding has sparse={encoder.embedding.sparse}")
-    device = resolve_device(config.device)
+    device = local_device(resolve_device(config.device))
+    rank, processes = world()
+    if processes > 1 and device.type == "cuda" and config.sparse_embeddings:
+        raise SentembError("paraphrastic training under torchrun on GPUs: NCCL cannot all-reduce sparse gradients; "
+                           "set sparse_embeddings: false")
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
-    generator = torch.Generator(device=device).manual_seed(config.seed)
+    # one stream for the order of pairs (the same in every process), one for scrambling (each process its own)
+    scramble_rng = rng if processes == 1 else np.random.default_rng([config.seed, rank])
+    generator = torch.Generator(device=device).manual_seed(config.seed + rank)
     encoder.to(device)
+    model = encoder
+    if processes > 1:
+        model = torch.nn.parallel.DistributedDataParallel(
+            encoder, device_ids=[device] if device.type == "cuda" else None)
     initial = encoder.embedding.weight.detach().clone()
     composition = encoder.composition_parameters()
     params = list(encoder.parameters())
@@ -222,7 +240,10 @@ def train_paraphrastic(
     else:
         optimizers = [torch.optim.Adam(params, lr=config.lr)]
     n = len(pairs)
-    batches = math.ceil(n / config.batch_size)
+    batches = math.ceil(n / config.batch_size) if processes == 1 else math.ceil(n / config.batch_size) // processes
+    if batches == 0:
+        raise SentembError(f"paraphrastic training: {n} pairs make fewer batches of {config.batch_size} than the "
+                           f"{processes} processes")
     every = max(1, math.ceil(batches / config.evals_per_epoch))
     checkpoints: list[dict] = []
     best: tuple[float, dict, dict] | None = None
@@ -231,14 +252,15 @@ def train_paraphrastic(
     for epoch in range(config.epochs):
         order = rng.permutation(n)
         bar = tqdm(range(batches), desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", leave=False,
-                   mininterval=10)
+                   mininterval=10, disable=rank > 0)
         for b in bar:
             t0 = time.perf_counter()
-            chunk = scramble([pairs[i] for i in order[b * config.batch_size:(b + 1) * config.batch_size]],
-                             config.scramble, rng)
+            first = (b * processes + rank) * config.batch_size
+            chunk = scramble([pairs[i] for i in order[first:first + config.batch_size]], config.scramble,
+                             scramble_rng)
             s1, s2 = [p[0] for p in chunk], [p[1] for p in chunk]
             encoder.train()
-            g1, g2 = encoder(PaddedBatch.from_lists(s1 + s2, device)).split(len(chunk))  # one pass: larger steps
+            g1, g2 = model(PaddedBatch.from_lists(s1 + s2, device)).split(len(chunk))  # one pass: larger steps
             t1, t2 = negative_indices(g1, g2, config.negatives, _sentence_keys(s1 + s2), generator)
             cand = torch.cat([g1, g2])
             loss = margin_loss(g1, g2, cand[t1], cand[t2], config.margin)
@@ -261,7 +283,7 @@ def train_paraphrastic(
             for opt in optimizers:
                 opt.step()
             step += 1
-            seen += len(chunk)
+            seen += len(chunk) * processes
             running += loss.item()
             count += 1
             train_seconds += time.perf_counter() - t0
@@ -279,7 +301,7 @@ def train_paraphrastic(
                     state = {k: v.detach().to("cpu", copy=True) for k, v in encoder.state_dict().items()}
                     best = (scores[select_key], row, state)
     assert best is not None
-    if log_path:
+    if log_path and rank == 0:
         with atomic_open(log_path, newline="") as fh:
             writer = csv.DictWriter(fh, fieldnames=list(checkpoints[0]))
             writer.writeheader()
@@ -291,7 +313,8 @@ def train_paraphrastic(
             "best_by": {k: max(checkpoints, key=lambda r, k=k: r[k]) for k in checkpoints[0]
                         if k not in ("step", "epoch", "pairs_seen", "loss")},
             "pairs_per_second": round(seen / max(train_seconds, 1e-9), 1), "seconds": round(seconds, 1),
-            "train_seconds": round(train_seconds, 1), "device": str(device), "config": asdict(config)}
+            "train_seconds": round(train_seconds, 1), "device": str(device) + (f" × {processes} processes" if processes > 1 else ""),
+            "config": asdict(config)}
 
 
 def clip_grad_norm(params: Sequence[torch.nn.Parameter], max_norm: float) -> float:

@@ -9,7 +9,7 @@ import torch
 
 from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
 from sentemb.data.corpus import TokenCorpus
-from sentemb.device import resolve_device
+from sentemb.device import resolve_device, world
 from sentemb.errors import SentembError
 from sentemb.siamese_cbow.encoder import AverageEncoder
 
@@ -31,7 +31,8 @@ def train_siamese_cbow(
         log_path: CSV loss log.
         fit: ``"torch"``: torch's forward, backward and optimiser (any optimiser, CPU or GPU); ``"fused"``: SGD on
             the CPU as one compiled step per batch (:mod:`sentemb.siamese_cbow.fused`, the same arithmetic, several
-            times faster); ``"auto"``: fused for SGD on the CPU, torch otherwise.
+            times faster); ``"auto"``: fused for SGD on the CPU in one process, torch otherwise (and under
+            ``torchrun``, :func:`~sentemb.adjacent.train_adjacent_sentences`'s DistributedDataParallel).
 
     Returns:
         ``(vectors, stats)``: float32 (V, dim), row i the vector of word id i; the training statistics of
@@ -45,11 +46,16 @@ def train_siamese_cbow(
         raise SentembError(f"Siamese CBOW scores sentences by cosine (got similarity {config.similarity!r})")
     if fit not in FITS:
         raise SentembError(f"model.fit: unknown fit {fit!r} (expected one of {FITS})")
-    cpu_sgd = config.optimizer == "sgd" and resolve_device(config.device).type == "cpu"
+    device = resolve_device(config.device)
+    processes = world()[1]
+    cpu_sgd = config.optimizer == "sgd" and device.type == "cpu" and processes == 1
     if fit == "fused" and not cpu_sgd:
-        raise SentembError(f"model.fit: the fused fit is SGD on the CPU (optimizer {config.optimizer!r}, device "
-                           f"{config.device!r}); use fit: torch or auto")
-    encoder = AverageEncoder(vocab_size, dim, init_std=init_std, seed=config.seed)
+        raise SentembError(f"model.fit: the fused fit is SGD on the CPU in one process (optimizer "
+                           f"{config.optimizer!r}, device {config.device!r}, {processes} processes); use fit: torch "
+                           "or auto")
+    # NCCL cannot all-reduce sparse gradients: under torchrun on GPUs the embedding takes dense ones
+    sparse = not (processes > 1 and device.type == "cuda")
+    encoder = AverageEncoder(vocab_size, dim, init_std=init_std, sparse=sparse, seed=config.seed)
     step_function = None
     if fit == "fused" or (fit == "auto" and cpu_sgd):
         from sentemb.siamese_cbow.fused import FusedSGD

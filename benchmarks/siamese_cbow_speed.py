@@ -1,0 +1,80 @@
+"""Siamese CBOW's training throughput beside gensim word2vec CBOW's, on the same corpus and machine, in one run.
+
+Usage (after `dvc repro vocab`, on the full corpus or a slice):
+    python benchmarks/siamese_cbow_speed.py [--data data] [--params params.yaml] [--sentences N] [--skip-torch]
+
+It trains, one after another in this process:
+
+- gensim word2vec CBOW with ``pretrain.word2vec-cbow`` (its ``workers``), one epoch over ``data/sentences``, and
+  prints gensim's raw words/s (every token read, before subsampling: the figure gensim logs) and effective words/s;
+- Siamese CBOW with ``model`` (SGD, batches of 100 centres, 2 negatives, sentences cut at 50), one epoch over the
+  token-id corpus ``data/corpus`` with the fused step (``fit: fused``), then with torch's autograd (``fit: torch``),
+  and prints corpus words/s (tokens of the centre sentences, each centre once an epoch: the words an epoch covers,
+  as gensim's raw words count every token once) and encoded words/s (centre, neighbours and negatives).
+
+``--sentences N`` trains Siamese CBOW on the first N sentences only (its words/s does not depend on the corpus
+size); gensim always reads the whole file. The ratio printed is Siamese CBOW's corpus words/s over gensim's raw
+words/s.
+"""
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import yaml
+
+from sentemb.adjacent import AdjacentSentenceConfig
+from sentemb.data.corpus import TokenCorpus
+from sentemb.data.vocab import Vocabulary
+from sentemb.siamese_cbow.train import train_siamese_cbow
+from sentemb.wordvectors.word2vec import train_word2vec
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=Path("data"))
+    ap.add_argument("--params", type=Path, default=Path("params.yaml"))
+    ap.add_argument("--sentences", type=int, default=None)
+    ap.add_argument("--skip-torch", action="store_true")
+    args = ap.parse_args()
+    params = yaml.safe_load(args.params.read_text())
+    vocab = Vocabulary.load(args.data / "vocab.tsv")
+    stats = json.loads((args.data / "sentences/stats.json").read_text())
+    w2v = params["pretrain"]["word2vec-cbow"]
+    print(f"machine: {os.cpu_count()} cores, torch {torch.__version__}, {torch.get_num_threads()} torch threads")
+    t = time.perf_counter()
+    _, g = train_word2vec(args.data / "sentences/sentences.txt", vocab, stats["tokens"], sg=0,
+                          vector_size=w2v["vector_size"], window=w2v["window"], sample=w2v["sample"],
+                          negative=w2v["negative"], epochs=1, workers=w2v["workers"], seed=w2v["seed"])
+    print(f"gensim word2vec CBOW ({w2v['workers']} workers, 1 epoch, {stats['tokens']:,} tokens): "
+          f"{g['raw_words_per_second']:,} raw words/s, {g['effective_words_per_second']:,} effective words/s "
+          f"({time.perf_counter() - t:.0f} s)")
+    corpus = TokenCorpus.load(args.data / "corpus")
+    if args.sentences:
+        n = min(args.sentences, corpus.n_sentences)
+        corpus = TokenCorpus(np.asarray(corpus.token_ids[: int(corpus.offsets[n])]),
+                             np.asarray(corpus.offsets[: n + 1]), np.asarray(corpus.document_ids[:n]))
+    m = params["model"]
+    config = AdjacentSentenceConfig(neg=m["neg"], batch_size=m["batch_size"], epochs=1, optimizer="sgd",
+                                    lr=m["lr"], lr_floor=m["lr_floor"], sgd_lr_sum=m["sgd_lr_sum"],
+                                    sgd_decay_epochs=m["sgd_decay_epochs"], max_length=m["max_length"],
+                                    seed=m["seed"], device="cpu", log_every=m["log_every"])
+    results = {}
+    for fit in ("fused",) if args.skip_torch else ("fused", "torch"):
+        _, s = train_siamese_cbow(corpus, len(vocab), config, dim=m["dim"], init_std=m["init_std"], fit=fit,
+                                  progress=False)
+        results[fit] = s
+        print(f"Siamese CBOW, fit {fit} ({corpus.n_sentences:,} sentences, {s['batches']:,} batches): "
+              f"{s['corpus_words_per_second']:,} corpus words/s, {s['encoded_words_per_second']:,} encoded "
+              f"words/s, {s['wall_seconds']} s")
+    for fit, s in results.items():
+        print(f"ratio, Siamese CBOW ({fit}) / gensim CBOW: "
+              f"{s['corpus_words_per_second'] / g['raw_words_per_second']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
