@@ -208,6 +208,18 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     assert "paraphrastic@para-lstmavg" in json.loads(_dvc(proj, "status", "--json").stdout)
     _dvc(proj, "repro")
     assert (proj / "dvc.lock").read_bytes() == lock
+    # data-parallel Siamese CBOW: `-S model.processes=2` runs the stage as 2 Gloo processes under torchrun
+    params_before = (proj / "params.yaml").read_text()
+    params = yaml.safe_load(params_before)
+    params["model"]["processes"] = 2
+    (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    res = _dvc(proj, "repro", "--single-item", "siamese_cbow", check=False)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    info = json.loads((proj / "models/siamese_cbow/config.json").read_text())["info"]["training"]
+    assert info["device"] == "cpu × 2 processes" and info["tuples"] > 1000
+    (proj / "params.yaml").write_text(params_before)
+    _dvc(proj, "repro", "--single-item", "siamese_cbow")  # restored from the run cache
+    assert (proj / "dvc.lock").read_bytes() == lock
     # changing the number of negatives touches the Siamese CBOW training stage alone
     params_before = (proj / "params.yaml").read_text()
     params = yaml.safe_load(params_before)
