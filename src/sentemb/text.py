@@ -23,9 +23,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import blingfire
-from nltk.tokenize import NLTKWordTokenizer, wordpunct_tokenize
-
 from sentemb.atomic import write_json
 from sentemb.errors import SentembError
 
@@ -60,8 +57,19 @@ class TextConfig:
 
 
 @lru_cache(maxsize=1)
-def _treebank() -> NLTKWordTokenizer:
+def _treebank():
+    """NLTK's Treebank word tokenizer, imported on first use: importing nltk costs about half a second, which the
+    stages that never tokenise (most of them, evaluation reading the token cache) do not pay."""
+    from nltk.tokenize import NLTKWordTokenizer
+
     return NLTKWordTokenizer()
+
+
+@lru_cache(maxsize=1)
+def _wordpunct():
+    from nltk.tokenize import wordpunct_tokenize
+
+    return wordpunct_tokenize
 
 
 def normalize(text: str) -> str:
@@ -84,7 +92,7 @@ def tokenize(sentence: str, config: TextConfig = TextConfig()) -> list[str]:
         return []
     if config.lowercase:
         text = text.lower()
-    tokens = _treebank().tokenize(text) if config.tokenizer == "treebank" else wordpunct_tokenize(text)
+    tokens = _treebank().tokenize(text) if config.tokenizer == "treebank" else _wordpunct()(text)
     tokens = [t for tok in tokens for t in tok.split()]
     if config.strip_punctuation:
         tokens = [s for s in map(_strip_punctuation, tokens) if s]
@@ -114,6 +122,8 @@ def split_sentences(paragraph: str) -> list[str]:
     text = normalize(paragraph)
     if not text:
         return []
+    import blingfire  # on first use, as nltk
+
     return [s.strip() for s in blingfire.text_to_sentences(text).split("\n") if s.strip()]
 
 
