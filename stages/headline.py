@@ -6,13 +6,11 @@ Kenter et al.'s 19 sets) and over every evaluated dataset (``all``); per supervi
 so that ``dvc metrics diff`` and ``dvc exp show --only-changed`` print these and nothing wider.
 """
 
-import json
 from pathlib import Path
 
 from pydantic import ConfigDict, Field
 
-from sentemb.atomic import write_json
-from sentemb.errors import SentembError
+from sentemb.atomic import read_json, write_json
 
 from _common import Section, params, run
 from _supervised import SETTINGS
@@ -29,23 +27,14 @@ class SupervisedNames(Section):
     models: dict[str, dict] = Field(min_length=1)
 
 
-def _read(path: Path, stage: str) -> dict:
-    if not path.is_file():
-        raise SentembError(f"{path}: missing (run `dvc repro {stage}`)")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise SentembError(f"{path}:{e.lineno}: malformed JSON ({e.msg})") from None
-
-
 def main() -> None:
-    summary = _read(SUMMARY, "report")
+    summary = read_json(SUMMARY, "missing (run `dvc repro report`)")
     out = {model: {k: values[k] for k in KEYS if k in values} for model, values in summary.items()
            if isinstance(values, dict)}
     for model in params("supervised", SupervisedNames).models:
         for setting in SETTINGS:
             name = f"{model}-{setting}"
-            m = _read(Path("metrics/supervised") / f"{name}.json", f"supervise@{name}")
+            m = read_json(Path("metrics/supervised") / f"{name}.json", f"missing (run `dvc repro supervise@{name}`)")
             out[f"supervised/{name}"] = {"sts": m["sts"]["test"], "sick": m["sick"]["test"]}
     write_json(OUT, out)
     print(f"headline: {len(out)} rows → {OUT}")

@@ -13,7 +13,6 @@ from pathlib import Path
 import pandas as pd
 from pydantic import Field
 
-from _supervised import SETTINGS, Model, Setting, Training
 from sentemb.atomic import atomic_open
 from sentemb.errors import SentembError
 from sentemb.evaluation.report import claim_verdict, claims_markdown, paper_model_name, regularization, to_markdown
@@ -22,6 +21,7 @@ from sentemb.paraphrastic.composition import ENCODER_ARGS
 
 from _common import Section, params, run
 from _paraphrastic import paraphrastic_params
+from _supervised import SETTINGS, Model, Setting, Training
 
 DATASETS = {"sts": "STS", "sick": "SICK"}
 REFERENCE = Path("reference/gran2017_tables.csv")

@@ -18,12 +18,10 @@ metrics/train/supervised/MODEL-SETTING-{sts,sick}.csv, the test predictions → 
 
 import json
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 import torch
 
-from _supervised import SETTINGS, Model, Setting, Training
 from sentemb.atomic import atomic_path, write_json
 from sentemb.device import resolve_device
 from sentemb.errors import SentembError
@@ -37,6 +35,7 @@ from sentemb.text import tokenize
 
 from _common import params, run, text_config, without_timings
 from _paraphrastic import paraphrastic_params
+from _supervised import SETTINGS, Model, Setting, Training
 
 DATA = Path("data/supervised")
 SCORE_RANGES = {"sts": (0.0, 5.0), "sick": (1.0, 5.0)}  # the published gold scales

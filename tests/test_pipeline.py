@@ -177,7 +177,7 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     assert set(headline["siamese_cbow"]) == {"STS12-15", "all"} and set(headline["supervised/gran-random"]) == {
         "sts", "sick"}
     shown = _dvc(proj, "metrics", "show", "--json").stdout
-    assert list(json.loads(shown).values())[0]["data"].keys() == {"metrics/headline.json"}
+    assert next(iter(json.loads(shown).values()))["data"].keys() == {"metrics/headline.json"}
     # clock readings live outside the hashed outputs
     for name in ("glove", "word2vec-sg", "siamese_cbow", "glove-nws", "para-gran", "supervised/gran-random"):
         assert json.loads((proj / f"logs/timings/{name}.json").read_text()), name

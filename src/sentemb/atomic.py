@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from sentemb.errors import SentembError
+
 
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
@@ -41,6 +43,24 @@ def atomic_open(path: str | Path, mode: str = "w", **kwargs: Any) -> Iterator[IO
     encoding = {"encoding": "utf-8"} if "b" not in mode else {}
     with atomic_path(path) as tmp, open(tmp, mode, **encoding | kwargs) as fh:
         yield fh
+
+
+def read_json(path: str | Path, missing: str) -> Any:
+    """The JSON value in ``path``.
+
+    Args:
+        missing: what the error for a missing file says after the path (e.g. how to make the file).
+
+    Raises:
+        SentembError: a missing file, or malformed JSON (naming the file and line).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: {missing}")
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise SentembError(f"{p}:{e.lineno}: malformed JSON ({e.msg})") from None
 
 
 def write_json(path: str | Path, obj: Any) -> None:

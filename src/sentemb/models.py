@@ -27,7 +27,7 @@ from typing import Protocol
 import numpy as np
 from gensim.models import KeyedVectors
 
-from sentemb.atomic import atomic_path
+from sentemb.atomic import atomic_path, read_json
 from sentemb.errors import SentembError
 from sentemb.text import TextConfig, cached_tokenize
 
@@ -209,13 +209,7 @@ def read_config(directory: str | Path) -> dict:
         SentembError: a missing file or malformed JSON, naming the file (and line).
     """
     d = Path(directory)
-    cfg_path = d / CONFIG
-    if not cfg_path.is_file():
-        raise SentembError(f"{cfg_path}: missing model config (is {d} a model directory written by `dvc repro`?)")
-    try:
-        return json.loads(cfg_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise SentembError(f"{cfg_path}:{e.lineno}: malformed JSON ({e.msg})") from None
+    return read_json(d / CONFIG, f"missing model config (is {d} a model directory written by `dvc repro`?)")
 
 
 def model_text(directory: str | Path, config: dict) -> TextConfig:

@@ -313,8 +313,8 @@ def train_paraphrastic(
             "best_by": {k: max(checkpoints, key=lambda r, k=k: r[k]) for k in checkpoints[0]
                         if k not in ("step", "epoch", "pairs_seen", "loss")},
             "pairs_per_second": round(seen / max(train_seconds, 1e-9), 1), "seconds": round(seconds, 1),
-            "train_seconds": round(train_seconds, 1), "device": str(device) + (f" × {processes} processes" if processes > 1 else ""),
-            "config": asdict(config)}
+            "train_seconds": round(train_seconds, 1),
+            "device": str(device) + (f" × {processes} processes" if processes > 1 else ""), "config": asdict(config)}
 
 
 def clip_grad_norm(params: Sequence[torch.nn.Parameter], max_norm: float) -> float:
