@@ -74,7 +74,7 @@ def load_keyed_vectors(path: str | Path) -> KeyedVectors:
 
 
 OOV_MODES = ("drop", "random")
-_CHUNK_ROWS = 200_000  # word rows gathered at a time by segment_mean (float64: 480 MB at 300 d)
+_CHUNK_ROWS = 200_000  # word rows gathered at a time by segment_mean (240 MB at 300 d)
 
 
 def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weights: np.ndarray | None = None,
@@ -104,15 +104,19 @@ def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weig
         chunk_len = lengths[start_row:stop_row]
         if len(chunk_ids):
             own = chunk_ids < size
-            rows = np.empty((len(chunk_ids), dim), dtype=np.float64)
-            rows[own] = vectors[chunk_ids[own]]
-            if not own.all():
+            if own.all():  # one gather (float32); the sums below are taken in float64
+                rows = vectors[chunk_ids]
+                if weights is not None:
+                    rows *= weights[chunk_ids, None]
+            else:
+                rows = np.empty((len(chunk_ids), dim), dtype=np.float32)
+                rows[own] = vectors[chunk_ids[own]]
                 rows[~own] = extra[chunk_ids[~own] - size]
-            if weights is not None:
-                rows[own] *= weights[chunk_ids[own], None]
+                if weights is not None:
+                    rows[own] *= weights[chunk_ids[own], None]
             nonempty = chunk_len > 0
             starts = (np.cumsum(chunk_len) - chunk_len)[nonempty]
-            sums = np.add.reduceat(rows, starts, axis=0)
+            sums = np.add.reduceat(rows, starts, axis=0, dtype=np.float64)
             out[start_row:stop_row][nonempty] = sums / chunk_len[nonempty, None]
         start_row = stop_row
     return out
