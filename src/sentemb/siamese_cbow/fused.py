@@ -7,10 +7,11 @@ softmax cross-entropy over (previous, next, negatives) is averaged over the cent
 −lr × (its summed gradient). What torch does in a dozen kernels with a sparse gradient built, coalesced and added,
 this does in three passes over the batch's token rows, without allocating per token.
 
-Threads share the sentences of the forward pass and the centres of the loss; the update, where a frequent word's row
-is written by many sentences, runs on one thread in token order. So no two threads write the same float, the result
-does not depend on the number of threads or their timing (unlike Hogwild word2vec), and it equals the torch step up
-to float rounding (``tests/test_training.py`` compares them on the same sampled tuples).
+Threads share the sentences of the forward pass and the centres of the loss; in the update, where a frequent word's
+row is written by many sentences, each thread takes a share of the dimensions and walks every token in order. So no
+two threads write the same float, the result does not depend on the number of threads or their timing (unlike
+Hogwild word2vec), and it equals the torch step up to float rounding (``tests/test_training.py`` compares them on the
+same sampled tuples).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of th
 
 
 @numba.njit(parallel=True, cache=True)
-def _sgd_step(weights, ids, starts, lengths, n_centre, n_candidates, lr):  # pragma: no cover (compiled)
+def _sgd_step(weights, ids, starts, lengths, n_centre, n_candidates, lr, chunks):  # pragma: no cover (compiled)
     dim = weights.shape[1]
     n_bags = lengths.shape[0]
     emb = np.zeros((n_bags, dim), dtype=np.float32)
@@ -80,17 +81,20 @@ def _sgd_step(weights, ids, starts, lengths, n_centre, n_candidates, lr):  # pra
                 ga[j] += g * (x[j] * inv - ca * a[j])
                 gx[j] += g * (a[j] * inv - cx * x[j])
     # 3. the SGD step on every word row of the batch, W[w] -= lr * Σ_sentences (grad of the mean) / length, in
-    #    token order on one thread (a word may occur in many sentences: no two threads may write its row)
-    for s in range(n_bags):
-        n = lengths[s]
-        if n == 0:
-            continue
-        scale = np.float32(lr) / np.float32(n)
-        gs = grad[s]
-        for t in range(starts[s], starts[s] + n):
-            w = weights[ids[t]]
-            for j in range(dim):
-                w[j] -= scale * gs[j]
+    #    token order; a word may occur in many sentences, so threads split the dimensions, not the tokens
+    width = (dim + chunks - 1) // chunks
+    for c in numba.prange(chunks):
+        lo, hi = c * width, min(dim, (c + 1) * width)
+        for s in range(n_bags):
+            n = lengths[s]
+            if n == 0:
+                continue
+            scale = np.float32(lr) / np.float32(n)
+            gs = grad[s, lo:hi]
+            for t in range(starts[s], starts[s] + n):
+                w = weights[ids[t], lo:hi]
+                for j in range(hi - lo):
+                    w[j] -= scale * gs[j]
     return losses.mean()
 
 
@@ -101,7 +105,7 @@ class FusedSGD:
     Args:
         weights: float32, shape (V, dim), C-contiguous: updated in place (e.g. ``encoder.embedding.weight`` as
             numpy, which shares its memory).
-        threads: numba threads for the forward pass and the loss (the result does not depend on it).
+        threads: numba threads (the result does not depend on it).
 
     Raises:
         ValueError: weights that are not a C-contiguous float32 matrix.
@@ -119,4 +123,4 @@ class FusedSGD:
         lengths = np.diff(np.append(offsets, len(ids)))
         n_candidates = len(offsets) // n_centre - 1
         numba.set_num_threads(self.threads)
-        return float(_sgd_step(self.weights, ids, offsets, lengths, n_centre, n_candidates, lr))
+        return float(_sgd_step(self.weights, ids, offsets, lengths, n_centre, n_candidates, lr, self.threads))
