@@ -1,7 +1,9 @@
-"""sentemb: averaging-based sentence encoders (Siamese CBOW and its word2vec baselines) and STS evaluation.
+"""sentemb: averaging-based sentence encoders (Siamese CBOW, Neural Word Salience, the paraphrastic encoders of
+Wieting et al.) and their STS evaluation.
 
-Layers, lower never importing higher: ``text`` → ``corpus``, ``vocab``, ``sources`` → ``wordvectors`` →
-``encoders`` → ``objectives`` → ``training`` → ``models`` → ``evaluation`` → ``cli``.
+Foundations (``errors``, ``atomic``, ``text``, ``device``, ``models``, ``adjacent``, ``data``, ``wordvectors``,
+``evaluation``) are shared; each paper family (``siamese_cbow``, ``salience``, ``paraphrastic``, ``supervised``)
+imports only foundations, never another family (tests/test_layout.py).
 """
 
 __version__ = "0.1.0"
