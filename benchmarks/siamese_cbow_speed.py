@@ -12,9 +12,9 @@ It trains, one after another in this process:
   and prints corpus words/s (tokens of the centre sentences, each centre once an epoch: the words an epoch covers,
   as gensim's raw words count every token once) and encoded words/s (centre, neighbours and negatives).
 
-``--sentences N`` trains Siamese CBOW on the first N sentences only (its words/s does not depend on the corpus
-size); gensim always reads the whole file. The fused step is compiled before the clock starts. The ratio printed is Siamese CBOW's corpus words/s over gensim's raw
-words/s.
+``--sentences N`` trains Siamese CBOW on the first N sentences only (its words/s depends on the vocabulary, not on
+the number of sentences); gensim always reads the whole file. The fused step is compiled before the clock starts.
+The ratio printed is Siamese CBOW's corpus words/s over gensim's raw words/s.
 """
 
 import argparse

@@ -8,7 +8,6 @@ of that stage's own dependency; schemas shared by several stages live in ``stage
 from __future__ import annotations
 
 import inspect
-import json
 import logging
 import os
 import sys
@@ -19,7 +18,7 @@ from typing import Annotated, TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sentemb.atomic import write_json
+from sentemb.atomic import read_json, write_json
 from sentemb.errors import SentembError
 from sentemb.text import TextConfig
 
@@ -89,13 +88,11 @@ def text_config(path: str | Path = "data/sentences/stats.json") -> TextConfig:
     Raises:
         SentembError: the file is missing (the split stage has not run) or has no valid ``text`` entry.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise SentembError(f"{p}: missing (run `dvc repro split` first)")
+    stats = read_json(path, "missing (run `dvc repro split` first)")
     try:
-        return TextConfig(**json.loads(p.read_text(encoding="utf-8"))["text"])
-    except (json.JSONDecodeError, KeyError, TypeError) as e:
-        raise SentembError(f"{p}: no valid 'text' entry ({e})") from None
+        return TextConfig(**stats["text"])
+    except (KeyError, TypeError) as e:
+        raise SentembError(f"{path}: no valid 'text' entry ({e})") from None
 
 
 def is_timing(key: str) -> bool:

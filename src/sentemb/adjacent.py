@@ -343,23 +343,21 @@ def train_adjacent_sentences(
             neg = candidates[rng.integers(0, len(candidates), size=(config.neg, len(c)))]
             if len(c) < world_size:  # a last batch too small to share: every process skips it alike
                 continue
-            share = 1.0
+            n_sent += len(c)  # the whole batch, whatever share of it this process encodes
             n_words += int(lengths[c].sum())
+            bar.update(len(c))
+            share = 1.0
             if world_size > 1:  # this process's share of the batch's centres, with their negatives
                 n_encoded += int(np.minimum(lengths[np.concatenate([c, c - 1, c + 1, neg.ravel()])],
                                             config.max_length or np.iinfo(np.int64).max).sum())
                 part = np.array_split(np.arange(len(c)), world_size)[rank]
                 share = len(part) * world_size / len(c)
-                n_sent += len(c)
-                bar.update(len(c))
                 c, neg = c[part], neg[:, part]
             idx = np.concatenate([c, c - 1, c + 1, neg.ravel()])
             ids, offsets = corpus.gather(idx, config.max_length)
             bsz = len(c)
             if world_size == 1:
-                n_sent += bsz
                 n_encoded += len(ids)
-                bar.update(bsz)
             if step_function is not None:
                 lr = lr0 * factor(step)
                 loss = step_function(ids, offsets, bsz, lr)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+
 import torch
+import torch.distributed as dist
 
 from sentemb.errors import SentembError
 
@@ -25,8 +28,6 @@ def resolve_device(device: str) -> torch.device:
 def world() -> tuple[int, int]:
     """``(rank, world_size)`` of this process: ``(0, 1)`` unless a ``torch.distributed`` process group is up (a
     run under ``torchrun``)."""
-    import torch.distributed as dist
-
     if dist.is_available() and dist.is_initialized():
         return dist.get_rank(), dist.get_world_size()
     return 0, 1
@@ -44,10 +45,6 @@ def init_distributed() -> bool:
     Raises:
         SentembError: torchrun's rendezvous variables are missing or the group cannot be formed.
     """
-    import os
-
-    import torch.distributed as dist
-
     if int(os.environ.get("WORLD_SIZE", "1")) <= 1 or dist.is_initialized():
         return False
     for key in ("RANK", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT"):
@@ -66,8 +63,6 @@ def init_distributed() -> bool:
 
 def local_device(device: torch.device) -> torch.device:
     """Under torchrun with CUDA, this process's own GPU (``cuda:LOCAL_RANK``); otherwise ``device``."""
-    import os
-
     if device.type == "cuda" and world()[1] > 1:
         return torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
     return device

@@ -15,7 +15,6 @@ pysbd 0.16 MB/s. Tokenisers: NLTK's Treebank tokenizer
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -23,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from sentemb.atomic import write_json
+from sentemb.atomic import read_json, write_json
 from sentemb.errors import SentembError
 
 Tokenizer = Literal["treebank", "wordpunct"]
@@ -149,15 +148,12 @@ def load_token_cache(path: str | Path) -> int:
     Raises:
         SentembError: a missing file (naming the stage that writes it) or one that is not such a file.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise SentembError(f"{p}: missing token cache (run `dvc repro benchmark-tokens`)")
+    data = read_json(path, "missing token cache (run `dvc repro benchmark-tokens`)")
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
         config = TextConfig(**data["text"])
         table = {s: t.split() for s, t in data["tokens"].items()}
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
-        raise SentembError(f"{p}: not a token cache written by benchmark-tokens ({e})") from None
+    except (KeyError, TypeError, AttributeError) as e:
+        raise SentembError(f"{path}: not a token cache written by benchmark-tokens ({e})") from None
     _TOKEN_CACHE.setdefault(config, {}).update(table)
     return len(table)
 

@@ -240,7 +240,7 @@ def train_paraphrastic(
     else:
         optimizers = [torch.optim.Adam(params, lr=config.lr)]
     n = len(pairs)
-    batches = math.ceil(n / config.batch_size) if processes == 1 else math.ceil(n / config.batch_size) // processes
+    batches = math.ceil(n / config.batch_size) // processes  # under torchrun: whole rounds of one batch a process
     if batches == 0:
         raise SentembError(f"paraphrastic training: {n} pairs make fewer batches of {config.batch_size} than the "
                            f"{processes} processes")
