@@ -33,7 +33,7 @@ def _project(tmp_path: Path, shared: Path, quick: bool = True, **overrides) -> P
     repository's with the quick profile (profiles/quick.yaml) applied, unless ``quick`` is false."""
     proj = tmp_path / "proj"
     proj.mkdir()
-    for item in ("dvc.yaml", "stages", "src", "reference", "profiles"):
+    for item in ("dvc.yaml", "pipelines", "stages", "src", "reference", "profiles"):
         src = ROOT / item
         (shutil.copytree if src.is_dir() else shutil.copy)(src, proj / item)
     params = yaml.safe_load((ROOT / "params.yaml").read_text())
@@ -53,6 +53,20 @@ def _dvc(proj: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
                           env=os.environ | GIT_IDENTITY)
 
 
+LOCKS = ("dvc.lock", "pipelines/evaluation/dvc.lock")
+
+
+def _locks(proj: Path) -> bytes:
+    """Both lock files of the pipeline (the training stages' and the evaluation stages'), one after the other."""
+    return b"".join((proj / lock).read_bytes() for lock in LOCKS)
+
+
+def _stale(proj: Path, *targets: str) -> set[str]:
+    """The stages `dvc status` lists as changed, by name: `pipelines/evaluation/dvc.yaml:report` is `report` (names
+    are unique across the two dvc.yaml files)."""
+    return {name.rsplit(":", 1)[-1] for name in json.loads(_dvc(proj, "status", "--json", *targets).stdout)}
+
+
 def _keys(obj) -> list[str]:
     """Every key of a nested JSON object."""
     if isinstance(obj, dict):
@@ -63,7 +77,7 @@ def _keys(obj) -> list[str]:
 
 
 def _lock_diff(before: bytes, after: bytes) -> str:
-    """The first differing lines of two dvc.lock files, for an assertion message."""
+    """The first differing lines of two snapshots of the lock files, for an assertion message."""
     import difflib
 
     return "\n".join(list(difflib.unified_diff(before.decode().splitlines(), after.decode().splitlines(),
@@ -184,14 +198,14 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     for model in ("glove", "word2vec-sg", "siamese_cbow", "glove-nws", "para-gran"):
         assert not any(k.endswith(("seconds", "_second")) for k in _keys(json.loads(
             (proj / f"models/{model}/config.json").read_text()))), model
-    # determinism: every kind of trainer run again on the same params writes the same bytes (dvc.lock: every md5)
-    lock = (proj / "dvc.lock").read_bytes()
+    # determinism: every kind of trainer run again on the same params writes the same bytes (both lock files: every md5)
+    lock = _locks(proj)
     trainers = ["split", "vocab", "pairs", "word2vec@sg", "word2vec@cbow", "glove", "siamese_cbow", "nws@glove",
                 "control@untrained-1", "baseline@glove-sif-pc", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
                 "paraphrastic@para-gran", "supervised-data", "supervise@gran-universal"]
     for stage in trainers:
         _dvc(proj, "repro", "--force", "--single-item", stage)
-    assert (proj / "dvc.lock").read_bytes() == lock, _lock_diff(lock, (proj / "dvc.lock").read_bytes())
+    assert _locks(proj) == lock, _lock_diff(lock, _locks(proj))
     # a training stage killed mid-run (the whole process group, SIGKILL) leaves no output, is stale, and reruns to
     # the same outputs
     kill = subprocess.Popen([sys.executable, "-m", "dvc", "repro", "--force", "--single-item",
@@ -205,9 +219,9 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     os.killpg(kill.pid, signal.SIGKILL)
     kill.wait()
     assert not (proj / "models/para-lstmavg/config.json").exists()
-    assert "paraphrastic@para-lstmavg" in json.loads(_dvc(proj, "status", "--json").stdout)
+    assert "paraphrastic@para-lstmavg" in _stale(proj)
     _dvc(proj, "repro")
-    assert (proj / "dvc.lock").read_bytes() == lock
+    assert _locks(proj) == lock
     # data-parallel Siamese CBOW: `-S model.processes=2` runs the stage as 2 Gloo processes under torchrun
     params_before = (proj / "params.yaml").read_text()
     params = yaml.safe_load(params_before)
@@ -219,7 +233,7 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     assert info["device"] == "cpu × 2 processes" and info["tuples"] > 1000
     (proj / "params.yaml").write_text(params_before)
     _dvc(proj, "repro", "--single-item", "siamese_cbow")  # restored from the run cache
-    assert (proj / "dvc.lock").read_bytes() == lock
+    assert _locks(proj) == lock
     # changing the number of negatives touches the Siamese CBOW training stage alone
     params_before = (proj / "params.yaml").read_text()
     params = yaml.safe_load(params_before)
@@ -228,7 +242,7 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     params["nws"]["lr"] = 0.1
     params["paraphrastic"]["para-gran"]["variant"] = 3  # GRAN-3, by a params switch
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    changed = json.loads(_dvc(proj, "status", "--json").stdout)
+    changed = _stale(proj)
     amount_stages = {f"siamese_cbow_amount@{k}" for k in (10, 30, 200, 1000)}  # they read `model` too
     supervise = {f"supervise@{m}-{s}" for m in ("avg", "lstmavg", "gran") for s in ("random", "initialised",
                                                                                   "universal")}
@@ -253,7 +267,7 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     for path, expected in touched.items():
         original = (proj / path).read_text()
         (proj / path).write_text(original + "\n# an edit\n")
-        assert set(json.loads(_dvc(proj, "status", "--json").stdout)) == expected, path
+        assert _stale(proj) == expected, path
         (proj / path).write_text(original)
 
 
