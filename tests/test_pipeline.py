@@ -35,7 +35,10 @@ def _project(tmp_path: Path, shared: Path, quick: bool = True, **overrides) -> P
     proj.mkdir()
     for item in ("dvc.yaml", "pipelines", "stages", "src", "reference", "profiles"):
         src = ROOT / item
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, proj / item)
+        if src.is_dir():  # as a fresh clone has them: without Python's or numba's caches
+            shutil.copytree(src, proj / item, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(src, proj / item)
     params = yaml.safe_load((ROOT / "params.yaml").read_text())
     params["download"].update(mirror=str(shared), use_network=False)
     if quick:
