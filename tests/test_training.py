@@ -1,3 +1,6 @@
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -67,6 +70,26 @@ def test_loss_falls_and_runs_are_reproducible(tmp_path):
     assert float(rows[-1][3]) < float(rows[0][3]) - 0.1  # the loss falls well below its start
     assert stats["tuples"] == 40 * 10 and stats["batches"] == 40 * 5 and stats["sentences_per_second"] > 0
     assert torch.equal(results[0], results[1])  # same seed, same weights
+
+
+def test_adagrad_on_sparse_gradients_trains_without_torchs_invariant_warning():
+    """torch warns once a process that sparse invariant checks are "implicitly disabled" when Adagrad meets a sparse
+    gradient; the trainer disables them explicitly. A fresh process, since torch warns only once in one."""
+    code = textwrap.dedent("""
+        import torch
+        from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
+        from sentemb.data.corpus import build_token_corpus
+        from sentemb.siamese_cbow.encoder import AverageEncoder
+        docs = [[[f"w{(d + k) % 7}", f"w{(d * k) % 7}", "x"] for k in range(8)] for d in range(10)]
+        corpus = build_token_corpus(docs, {f"w{i}": i for i in range(7)} | {"x": 7})
+        cfg = AdjacentSentenceConfig(neg=2, batch_size=8, epochs=1, optimizer="adagrad", lr=0.05, lr_floor=1.0,
+                                     log_every=10, seed=1, device="cpu")
+        train_adjacent_sentences(AverageEncoder(8, 4, init_std=0.1), corpus, cfg, progress=False)
+        print("trained")
+    """)
+    res = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0 and "trained" in res.stdout, res.stderr[-2000:]
+    assert "Sparse invariant checks" not in res.stderr, res.stderr[-2000:]
 
 
 def test_the_sgd_training_amount_is_the_sum_of_the_rates(tmp_path):

@@ -245,6 +245,9 @@ def _optimizer(name: str, params, lr: float) -> torch.optim.Optimizer:
     if name == "adadelta":
         return SparseAdadelta(params, lr=lr)
     if name == "adagrad":
+        # Adagrad builds sparse tensors from the coalesced gradient; say explicitly that their invariants go unchecked
+        # (torch's default), or torch warns once a process that the checks are "implicitly disabled"
+        torch.sparse.check_sparse_tensor_invariants.disable()
         return torch.optim.Adagrad(params, lr=lr)
     return torch.optim.SparseAdam(list(params), lr=lr)
 

@@ -233,6 +233,7 @@ def train_paraphrastic(
     composition = encoder.composition_parameters()
     params = list(encoder.parameters())
     if config.optimizer == "adagrad":  # takes sparse and dense gradients alike
+        torch.sparse.check_sparse_tensor_invariants.disable()  # explicit, as torch asks (else a warning a process)
         optimizers = [torch.optim.Adagrad(params, lr=config.lr)]
     elif config.sparse_embeddings:
         optimizers = [torch.optim.SparseAdam([encoder.embedding.weight], lr=config.lr)]
