@@ -72,11 +72,8 @@ def test_loss_falls_and_runs_are_reproducible(tmp_path):
     assert torch.equal(results[0], results[1])  # same seed, same weights
 
 
-def test_adagrad_on_sparse_gradients_trains_without_torchs_invariant_warning():
-    """torch warns once a process that sparse invariant checks are "implicitly disabled" when Adagrad meets a sparse
-    gradient; the trainer disables them explicitly. A fresh process, since torch warns only once in one."""
-    code = textwrap.dedent("""
-        import torch
+ADAGRAD_ON_SPARSE_GRADIENTS = {
+    "siamese_cbow": """
         from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
         from sentemb.data.corpus import build_token_corpus
         from sentemb.siamese_cbow.encoder import AverageEncoder
@@ -85,8 +82,25 @@ def test_adagrad_on_sparse_gradients_trains_without_torchs_invariant_warning():
         cfg = AdjacentSentenceConfig(neg=2, batch_size=8, epochs=1, optimizer="adagrad", lr=0.05, lr_floor=1.0,
                                      log_every=10, seed=1, device="cpu")
         train_adjacent_sentences(AverageEncoder(8, 4, init_std=0.1), corpus, cfg, progress=False)
-        print("trained")
-    """)
+    """,
+    "paraphrastic": """
+        import numpy as np, torch
+        from sentemb.paraphrastic.composition import build_composition
+        from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
+        pairs = [(np.array([k % 9, (k + 1) % 9]), np.array([(k + 2) % 9])) for k in range(20)]
+        enc = build_composition("avg", torch.randn(10, 4), sparse=True)
+        cfg = ParaphraseConfig(epochs=1, batch_size=5, optimizer="adagrad", lr=0.05, evals_per_epoch=1, device="cpu")
+        train_paraphrastic(enc, pairs, cfg, lambda e: {"x": 0.0}, "x")
+    """,
+}
+
+
+@pytest.mark.parametrize("trainer", ADAGRAD_ON_SPARSE_GRADIENTS)
+def test_adagrad_on_sparse_gradients_trains_without_torchs_invariant_warning(trainer):
+    """torch warns once a process that sparse invariant checks are "implicitly disabled" when Adagrad meets a sparse
+    gradient; both trainers that build Adagrad disable them explicitly. A fresh process, since torch warns only once
+    in one."""
+    code = textwrap.dedent(ADAGRAD_ON_SPARSE_GRADIENTS[trainer]) + 'print("trained")\n'
     res = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True)
     assert res.returncode == 0 and "trained" in res.stdout, res.stderr[-2000:]
     assert "Sparse invariant checks" not in res.stderr, res.stderr[-2000:]
