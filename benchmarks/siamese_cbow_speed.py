@@ -65,7 +65,8 @@ def main() -> None:
                                     sgd_decay_epochs=m["sgd_decay_epochs"], max_length=m["max_length"],
                                     seed=m["seed"], device="cpu", log_every=m["log_every"])
     # compile the fused step first (numba caches it on disk; a stage run pays this once, a few seconds)
-    FusedSGD(np.zeros((6, m["dim"]), dtype=np.float32))(np.arange(6, dtype=np.int64), np.arange(6, dtype=np.int64),
+    FusedSGD(np.zeros((6, m["dim"]), dtype=np.float32))(np.arange(6, dtype=corpus.token_ids.dtype),
+                                                        np.arange(6, dtype=np.int64), np.ones(6, dtype=np.int64),
                                                         2, 0.0)
     results = {}
     for fit in ("fused",) if args.skip_torch else ("fused", "torch"):

@@ -260,7 +260,7 @@ def train_adjacent_sentences(
     progress: bool = True,
     checkpoint: Callable[[int, nn.Module], None] | None = None,
     checkpoint_every: int | None = None,
-    step_function: Callable[[np.ndarray, np.ndarray, int, float], float] | None = None,
+    step_function: Callable[[np.ndarray, np.ndarray, np.ndarray, int, float], float] | None = None,
 ) -> dict:
     """Train ``encoder`` to predict each sentence's neighbours among random sentences (Kenter et al. 2016 §2).
 
@@ -284,9 +284,11 @@ def train_adjacent_sentences(
         checkpoint: called as ``checkpoint(step, encoder)`` before the first batch, every ``checkpoint_every``
             batches and after the last (e.g. to score the model during training); its time is not counted in the
             throughput.
-        step_function: SGD only: a compiled step ``f(ids, offsets, n_centres, lr) -> mean loss`` that updates the
-            encoder's weights in place (:class:`sentemb.siamese_cbow.fused.FusedSGD`) instead of torch's forward,
-            backward and optimiser; the same tuples, the same learning rates, the same arithmetic.
+        step_function: SGD only: a compiled step ``f(token_ids, starts, lengths, n_centres, lr) -> mean loss``
+            that reads the batch's sentences from the corpus in place (``token_ids``, each sentence's start, its
+            length cut at ``max_length``) and updates the encoder's weights in place
+            (:class:`sentemb.siamese_cbow.fused.FusedSGD`) instead of torch's forward, backward and optimiser; the
+            same tuples, the same learning rates, the same arithmetic.
 
     Returns:
         Training statistics: tuples, batches, wall seconds, centre sentences/s, corpus words/s (tokens of the
@@ -316,6 +318,8 @@ def train_adjacent_sentences(
     sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
     lr_sum = 0.0
     lengths = corpus.lengths
+    tokens = np.asarray(corpus.token_ids)  # plain views of the memory maps, for a compiled step function
+    sentence_starts = np.asarray(corpus.offsets, dtype=np.int64)
     k = 2 + config.neg
     rows: list[dict] = []
     window_loss, window_n = torch.zeros((), device=device), 0  # summed on the device: no sync per batch
@@ -357,15 +361,20 @@ def train_adjacent_sentences(
                 share = len(part) * world_size / len(c)
                 c, neg = c[part], neg[:, part]
             idx = np.concatenate([c, c - 1, c + 1, neg.ravel()])
-            ids, offsets = corpus.gather(idx, config.max_length)
             bsz = len(c)
-            if world_size == 1:
-                n_encoded += len(ids)
-            if step_function is not None:
+            if step_function is not None:  # it reads the sentences from the corpus in place
+                starts = sentence_starts[idx]
+                kept = sentence_starts[idx + 1] - starts
+                if config.max_length is not None:
+                    np.minimum(kept, config.max_length, out=kept)
+                n_encoded += int(kept.sum())
                 lr = lr0 * factor(step)
-                loss = step_function(ids, offsets, bsz, lr)
+                loss = step_function(tokens, starts, kept, bsz, lr)
                 lr_sum += lr
             else:
+                ids, offsets = corpus.gather(idx, config.max_length)
+                if world_size == 1:
+                    n_encoded += len(ids)
                 emb = model(TokenBatch.from_numpy(ids, offsets, device))
                 center = emb[:bsz]
                 cands = emb[bsz:].view(k, bsz, -1).transpose(0, 1)
