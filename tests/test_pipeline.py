@@ -206,8 +206,7 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     trainers = ["split", "vocab", "pairs", "word2vec@sg", "word2vec@cbow", "glove", "siamese_cbow", "nws@glove",
                 "control@untrained-1", "baseline@glove-sif-pc", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
                 "paraphrastic@para-gran", "supervised-data", "supervise@gran-universal"]
-    for stage in trainers:
-        _dvc(proj, "repro", "--force", "--single-item", stage)
+    _dvc(proj, "repro", "--force", "--single-item", *trainers)  # one DVC process: each stage alone, in this order
     assert _locks(proj) == lock, _lock_diff(lock, _locks(proj))
     # a training stage killed mid-run (the whole process group, SIGKILL) leaves no output, is stale, and reruns to
     # the same outputs
