@@ -252,6 +252,28 @@ def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path):
                            progress=False, fit="fused")
 
 
+def test_the_fused_sgd_step_writes_the_same_bytes_with_any_number_of_threads():
+    """The fused step's threads never write the same float (each owns whole word rows in the update), so one thread
+    and several give the same weights to the bit, here with every word in many sentences of each batch."""
+    import numba
+
+    from sentemb.siamese_cbow.fused import FusedSGD
+
+    rng = np.random.default_rng(0)
+    tokens = rng.integers(0, 12, size=600).astype(np.int32)  # 12 words: each row updated by many tokens
+    start = (rng.standard_normal((12, 8)) * 0.1).astype(np.float32)
+    # 4 batches of 10 centres with 2 neighbours and 2 negatives each: 50 sentences of 0-7 tokens
+    batches = [(rng.integers(0, 590, size=50), rng.integers(0, 8, size=50)) for _ in range(4)]
+    got = {}
+    for threads in sorted({1, min(3, numba.config.NUMBA_NUM_THREADS)}):
+        weights = start.copy()
+        step = FusedSGD(weights, threads=threads)
+        assert all(np.isfinite(step(tokens, starts, lengths, 10, 0.5)) for starts, lengths in batches)
+        got[threads] = weights
+    assert np.abs(got[1] - start).max() > 1e-3  # the steps moved the vectors
+    assert all(np.array_equal(got[1], w) for w in got.values())
+
+
 def _siamese_toy_run():
     """Siamese CBOW by torch SGD on the toy corpus (the single-process and the torchrun runs of the DDP test)."""
     from sentemb.siamese_cbow.train import train_siamese_cbow
