@@ -23,12 +23,14 @@ from sentemb.models import keyed_vectors, load_model, save_word_averaging_model
 from sentemb.paraphrastic.composition import (
     COMPOSITIONS,
     GRANComposition,
+    LSTMComposition,
+    Packing,
     PaddedBatch,
     PeepholeLSTM,
     build_composition,
-    reverse_padded,
 )
 from sentemb.paraphrastic.model import save_paraphrastic_model
+from sentemb.paraphrastic.peephole import PackedPeepholeLSTM
 from sentemb.paraphrastic.training import (
     IdPairs,
     ParaphraseConfig,
@@ -84,23 +86,38 @@ def test_encoder_shape_and_padding_invariance(member):
 
 
 @pytest.mark.parametrize("output_gate", [True, False])
-def test_packed_recurrence_is_the_padded_loop(output_gate):
-    # the packed LSTM (each step over the sentences still going) computes what a loop over every row and all T
-    # steps computes at the real positions, forwards and backwards; padding positions and empty rows get zeros
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_packed_recurrence_is_the_padded_loop(output_gate, dtype):
+    # the packed LSTM (each step over the sentences still going, its backward pass written out in
+    # PackedPeepholeLSTM) computes what autograd of the cell in a loop over every row and all T steps computes at the
+    # real positions, forwards and backwards; padding positions and empty rows get zeros
     torch.manual_seed(0)
-    lstm = PeepholeLSTM(8, 6, output_gate)
+    lstm = PeepholeLSTM(8, 6, output_gate).to(dtype)
     with torch.no_grad():
         lstm.peephole.normal_()
-    lengths = torch.tensor([7, 3, 0, 5, 1, 3])
+    lengths = torch.tensor([7, 3, 0, 5, 1, 3, 7, 2])
     mask = (torch.arange(7)[None, :] < lengths[:, None])[..., None]
-    x = (torch.randn(6, 7, 8) * mask).requires_grad_()
+    x = (torch.randn(8, 7, 8, dtype=dtype) * mask).requires_grad_()
     padded, packed = lstm(x) * mask, lstm(x, lengths)
-    torch.testing.assert_close(packed, padded, rtol=0, atol=1e-6)
+    tol = 1e-6 if dtype == torch.float32 else 1e-13
+    torch.testing.assert_close(packed, padded, rtol=0, atol=tol)
     assert packed[~mask.expand_as(packed)].abs().max() == 0
-    weights = torch.randn(6, 7, 6)
+    weights = torch.randn(8, 7, 6, dtype=dtype)
     grads = [torch.autograd.grad((out * weights).sum(), [x, *lstm.parameters()]) for out in (padded, packed)]
     for a, b in zip(*grads, strict=True):
-        torch.testing.assert_close(b, a, rtol=0, atol=1e-5)
+        torch.testing.assert_close(b, a, rtol=0, atol=10 * tol)
+
+
+@pytest.mark.parametrize("output_gate", [True, False])
+def test_packed_peephole_lstm_gradient_is_the_numerical_one(output_gate):
+    # the written-out backward pass against finite differences (float64), for every input that takes a gradient
+    gen = torch.Generator().manual_seed(1)
+    gates, hidden, sizes = (4 if output_gate else 3), 3, [4, 3, 3, 1]
+    inputs = [torch.randn(*shape, dtype=torch.float64, generator=gen, requires_grad=True) for shape in (
+        (sum(sizes), 2), (gates * hidden, 2), (gates * hidden,), (gates * hidden, hidden), (gates - 1, hidden))]
+    assert torch.autograd.gradcheck(
+        lambda x, w_x, b, w_h, peephole: PackedPeepholeLSTM.apply(x, sizes, w_x, b, w_h, peephole, output_gate),
+        inputs)
 
 
 def test_gran_with_open_gate_is_avg():
@@ -117,11 +134,69 @@ def test_gran_with_open_gate_is_avg():
     torch.testing.assert_close(avg(batch)[0], expected)
 
 
-def test_reverse_padded_reverses_inside_length_only():
-    x = torch.arange(8.0).reshape(2, 4, 1)
-    out = reverse_padded(x, torch.tensor([3, 1]))
-    assert out[:, :, 0].tolist() == [[2, 1, 0, 3], [4, 5, 6, 7]]
-    torch.testing.assert_close(reverse_padded(out, torch.tensor([3, 1])), x)
+def _padded_reference(enc, batch: PaddedBatch) -> torch.Tensor:
+    """What a recurrent encoder computes, written plainly: every row through all T steps of the LSTM's cell under
+    autograd (PeepholeLSTM without lengths), the backward LSTM over each sentence reversed, then the pooling."""
+    mask = batch.mask
+    x = enc.embedding(batch.ids) * mask[..., None]
+    h = enc.lstm(x) * mask[..., None]
+    n = batch.lengths.clamp(min=1)[:, None].to(x.dtype)
+    if enc.bidirectional:
+        reversed_ids = [batch.ids[b, :k].flip(0).tolist() for b, k in enumerate(batch.lengths.tolist())]
+        rev = PaddedBatch.from_lists(reversed_ids)
+        hb_rev = enc.backward_lstm(enc.embedding(rev.ids) * rev.mask[..., None])
+        hb = torch.stack([torch.cat([hb_rev[b, :k].flip(0), hb_rev[b, k:]]) for b, k in
+                          enumerate(batch.lengths.tolist())]) * mask[..., None]
+        h = h + hb if enc.combine == "sum" else torch.tanh(enc.combine_layer(torch.cat([h, hb], dim=2)))
+    last = h[torch.arange(len(h)), (batch.lengths - 1).clamp(min=0)]
+    if isinstance(enc, LSTMComposition):
+        return last
+    if not isinstance(enc, GRANComposition):
+        return (h * mask[..., None]).sum(1) / n
+    z = enc.gate_x(x) + enc.gate_h(h)
+    if enc.variant in (1, 2, 5):
+        gate = torch.sigmoid(z)
+        a = {1: x * gate, 2: h * gate}.get(enc.variant) if enc.variant != 5 else (
+            x * gate[..., :enc.dim] + h * gate[..., enc.dim:])
+        return (a * mask[..., None]).sum(1) / n
+    a, states = x.new_zeros(len(x), enc.dim), []
+    for t in range(x.shape[1]):
+        g = torch.sigmoid(z[:, t] + (enc.gate_a(a) if enc.variant == 4 else 0))
+        a = x[:, t] * g[:, :enc.dim] + a * g[:, enc.dim:]
+        states.append(a)
+    return torch.stack(states, 1)[torch.arange(len(x)), (batch.lengths - 1).clamp(min=0)] / n
+
+
+@pytest.mark.parametrize("member", [m for m in FAMILY if FAMILY[m][0] in ("lstm", "lstmavg", "gran")]
+                         + ["BiLSTMAVG-sum", "BiGRAN-tanh", "BiLSTM"])
+def test_recurrent_encoders_are_the_padded_reference(member):
+    # the packed path (tokens never padded, the written-out LSTM backward pass) against the plain padded
+    # computation under autograd, in float64: the embeddings and the gradient of every parameter
+    name, args = FAMILY.get(member) or {"BiLSTMAVG-sum": ("lstmavg", {"bidirectional": True, "combine": "sum"}),
+                                        "BiGRAN-tanh": ("gran", {"bidirectional": True, "combine": "tanh"}),
+                                        "BiLSTM": ("lstm", {"bidirectional": True})}[member]
+    torch.manual_seed(0)
+    enc = build_composition(name, _vectors(), **args).double().eval()
+    with torch.no_grad():
+        for module in [enc.lstm] + ([enc.backward_lstm] if enc.bidirectional else []):
+            module.peephole.normal_()
+    batch = PaddedBatch.from_lists([*SENTENCES, [], [7, 7, 1]])
+    weights = torch.randn(len(batch), 8, dtype=torch.float64)
+    outs = [enc(batch), _padded_reference(enc, batch) * (batch.lengths > 0)[:, None]]
+    torch.testing.assert_close(outs[0], outs[1], rtol=0, atol=1e-13)
+    grads = [torch.autograd.grad((out * weights).sum(), list(enc.parameters())) for out in outs]
+    for (pname, _), a, b in zip(enc.named_parameters(), *grads, strict=True):
+        torch.testing.assert_close(a, b, rtol=0, atol=1e-12, msg=lambda m, pname=pname: f"{pname}: {m}")
+
+
+def test_packing_rows():
+    # lengths 3, 0, 1, 2: tokens 0-2, (none), 3, 4-5 in reading order; packed longest first, step by step
+    p = Packing(torch.tensor([3, 0, 1, 2]))
+    assert p.sizes == [3, 2, 1]
+    assert p.index.tolist() == [0, 4, 3, 1, 5, 2] and p.sentence.tolist() == [0, 3, 2, 0, 3, 0]
+    assert p.last.tolist() == [5, 0, 2, 4] and p.inverse.tolist() == [0, 3, 5, 2, 1, 4]
+    assert p.reverse_to_forward.tolist() == [5, 4, 2, 3, 1, 0]
+    assert Packing(torch.tensor([0, 0])).sizes == []
 
 
 def test_encoder_errors():

@@ -7,8 +7,9 @@ Averaging Network, GRAN (Eq. 1: a_t = x_t ⊙ σ(W_x x_t + W_h h_t + b), embeddi
 variants GRAN-2 … GRAN-5 and BiGRAN.
 
 Every encoder maps a :class:`PaddedBatch` (right-padded token ids with their lengths) to float32 (batch, dim).
-Padding never reaches an embedding: means are masked, recurrences run packed over each sentence's own positions
-(:func:`packed_recurrence`), and the last state is read at position length − 1. A sentence with
+Padding never reaches an embedding: means are masked, and the recurrent encoders take the real tokens straight to
+the packed layout (:class:`Packing`), where each step runs over the sentences still going and the LSTM's backward
+pass is written out (:mod:`sentemb.paraphrastic.peephole`); the last state is that of the last token. A sentence with
 no token encodes to the zero vector. Word vectors are ``self.embedding`` (trained, regularised towards their
 initial values by the training loop); every other parameter is a composition parameter (:meth:`composition_parameters`).
 """
@@ -23,6 +24,7 @@ import torch
 from torch import nn
 
 from sentemb.errors import SentembError
+from sentemb.paraphrastic.peephole import PackedPeepholeLSTM
 
 
 @dataclass
@@ -66,14 +68,6 @@ def last_state(h: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     return h.gather(1, index)[:, 0]
 
 
-def reverse_padded(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-    """Reverse each row's first ``length`` positions, leaving its padding in place: (B, T, d) → (B, T, d).
-    Its own inverse."""
-    t = torch.arange(x.shape[1], device=x.device)[None, :]
-    index = torch.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
-    return x.gather(1, index[..., None].expand(-1, -1, x.shape[2]))
-
-
 class PeepholeLSTM(nn.Module):
     """LSTM with peephole connections (Gers, Schraudolph & Schmidhuber 2003), as in Wieting et al.:
 
@@ -112,13 +106,13 @@ class PeepholeLSTM(nn.Module):
         """x: float (B, T, input_dim) → hidden states h_1 … h_T, float (B, T, hidden_dim).
 
         With ``lengths`` (int64, (B,)) the recurrence is packed (:func:`packed_recurrence`): each step runs over the
-        sentences still going, so padding costs nothing, and states at padding positions are zero. Without, every
-        row runs all T steps (states past a row's length are computed from its padding). The states at real
-        positions are the same either way.
+        sentences still going, so padding costs nothing, and states at padding positions are zero; the steps run in
+        :class:`~sentemb.paraphrastic.peephole.PackedPeepholeLSTM`, with its backward pass written out. Without,
+        every row runs all T steps through :meth:`cell` under autograd (states past a row's length are computed
+        from its padding). The states at real positions are the same either way, up to float rounding.
         """
         if lengths is not None:
-            return packed_recurrence(x, lengths, self.w_x, lambda z, h, c: self.cell(z + self.w_h(h), c),
-                                     self.hidden_dim, cell_state=True)
+            return packed_recurrence(x, lengths, self.recurrence, self.hidden_dim)
         batch, steps, _ = x.shape
         projected = self.w_x(x)
         h = x.new_zeros(batch, self.hidden_dim)
@@ -129,13 +123,59 @@ class PeepholeLSTM(nn.Module):
             out.append(h)
         return torch.stack(out, dim=1)
 
+    def recurrence(self, x: torch.Tensor, sizes: list[int]) -> torch.Tensor:
+        """The states of packed tokens (:class:`Packing`) from their vectors x, float (N, input_dim), and the
+        sentences still going at each step → float (N, hidden_dim), in the same order."""
+        return PackedPeepholeLSTM.apply(x, sizes, self.w_x.weight, self.w_x.bias, self.w_h.weight, self.peephole,
+                                        self.output_gate)
 
-def packed_recurrence(x: torch.Tensor, lengths: torch.Tensor, input_map: Callable[[torch.Tensor], torch.Tensor],
-                      step: Callable, hidden_dim: int, cell_state: bool = False) -> torch.Tensor:
+
+class Packing:
+    """Where each real token of a batch goes in the time-major packed layout, longest sentence first (that of
+    :class:`torch.nn.utils.rnn.PackedSequence`): step t holds token t of the n_t sentences longer than t, in the same
+    sentence order at every step, so step t's rows are the first n_t sentences of step t − 1's.
+
+    Tokens are numbered in reading order (sentence by sentence, as ``ids[mask]`` gives them).
+
+    Args:
+        lengths: int64 (B,): tokens per sentence.
+        device: where the index tensors go.
+
+    Attributes:
+        sizes: n_0 ≥ n_1 ≥ … (Python ints; empty when no sentence has a token).
+        index: int64 (N,): the reading-order token at each packed row.
+        sentence: int64 (N,): the sentence of each packed row.
+        last: int64 (B,): the packed row of each sentence's last token (0 for an empty sentence).
+        reverse_to_forward: int64 (N,): for each packed row, the row of the same token in the backwards packing
+            (a permutation that is its own inverse: token t of a sentence of length L sits at step t forwards and at
+            step L − 1 − t backwards).
+        inverse: int64 (N,): the packed row of each reading-order token.
+    """
+
+    def __init__(self, lengths: torch.Tensor, device: torch.device | str = "cpu") -> None:
+        length = lengths.cpu().numpy()
+        order = np.argsort(-length, kind="stable")
+        self.sizes: list[int] = np.searchsorted(-length[order], -np.arange(length.max(initial=0)),
+                                                side="left").tolist()
+        first = np.concatenate([[0], np.cumsum(length)[:-1]]).astype(np.int64)  # each sentence's first token
+        start = np.concatenate([[0], np.cumsum(self.sizes)]).astype(np.int64)  # each step's first row
+        rank = np.empty(len(length), dtype=np.int64)
+        rank[order] = np.arange(len(length))  # a sentence's place within every step
+        steps = np.repeat(np.arange(len(self.sizes)), self.sizes)
+        sentence = order[np.arange(len(steps)) - start[steps]]
+        as_tensor = lambda a: torch.from_numpy(np.ascontiguousarray(a, dtype=np.int64)).to(device)  # noqa: E731
+        index = first[sentence] + steps
+        self.index, self.sentence = as_tensor(index), as_tensor(sentence)
+        self.last = as_tensor(np.where(length > 0, start[np.maximum(length - 1, 0)] + rank, 0))
+        self.reverse_to_forward = as_tensor(start[length[sentence] - 1 - steps] + rank[sentence])
+        self.inverse = as_tensor(np.argsort(index))  # the packed row of each reading-order token
+
+
+def packed_recurrence(x: torch.Tensor, lengths: torch.Tensor, run: Callable[[torch.Tensor, list[int]], torch.Tensor],
+                      hidden_dim: int) -> torch.Tensor:
     """Run a recurrence over right-padded sentences without computing anything at padding positions.
 
-    The real tokens are gathered time-major with the sentences longest first (the layout of
-    :class:`torch.nn.utils.rnn.PackedSequence`): the input map (e.g. W_x x + b) runs once over them, and step t
+    The real tokens are gathered time-major with the sentences longest first (:class:`Packing`), and step t
     updates only the n_t sentences whose length exceeds t. This is the same arithmetic per real position as a loop
     over all T steps for every row, at a cost proportional to the number of tokens rather than to batch × longest
     sentence.
@@ -143,33 +183,39 @@ def packed_recurrence(x: torch.Tensor, lengths: torch.Tensor, input_map: Callabl
     Args:
         x: float (B, T, d_in).
         lengths: int64 (B,).
-        input_map: (N, d_in) → (N, k), applied to the N real tokens.
-        step: ``step(z_t, h_{t−1}, c_{t−1}) → (h_t, c_t)`` when ``cell_state`` else ``step(z_t, h_{t−1}) → h_t``,
-            on the n_t active rows.
+        run: ``run(x_packed, sizes)`` → the states of the N real tokens, float (N, hidden_dim), from their vectors
+            (N, d_in) in packed order and the n_t of each step (Python ints, non-increasing): e.g.
+            :meth:`PeepholeLSTM.recurrence`, or :func:`step_loop` of a step function.
         hidden_dim: size of h_t.
 
     Returns:
         float (B, T, hidden_dim): h_t at real positions, zero at padding positions (and for empty sentences).
     """
     batch, steps = x.shape[:2]
-    length = lengths.cpu().numpy()
-    order = np.argsort(-length, kind="stable")
-    sizes = np.searchsorted(-length[order], -np.arange(length.max(initial=0)), side="left").tolist()
-    out = x.new_zeros(batch * steps, hidden_dim)
-    if not sizes:
-        return out.view(batch, steps, hidden_dim)
-    index = torch.from_numpy(np.concatenate([order[:n] * steps + t for t, n in enumerate(sizes)])).to(x.device)
-    z = input_map(x.reshape(batch * steps, -1)[index])
-    h = z.new_zeros(sizes[0], hidden_dim)
-    c = torch.zeros_like(h) if cell_state else None
-    states = []
-    for n, zt in zip(sizes, z.split(sizes), strict=True):  # one split: its backward is one concatenation
-        if cell_state:
-            h, c = step(zt, h[:n], c[:n])
-        else:
+    packing = Packing(lengths, x.device)
+    mask = torch.arange(steps, device=x.device)[None, :] < lengths[:, None]
+    out = x.new_zeros(batch, steps, hidden_dim)
+    if not packing.sizes:
+        return out
+    states = run(x[mask].index_select(0, packing.index), packing.sizes)
+    return out.index_put((mask,), states.index_select(0, packing.inverse))
+
+
+def step_loop(input_map: Callable[[torch.Tensor], torch.Tensor],
+              step: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+              hidden_dim: int) -> Callable[[torch.Tensor, list[int]], torch.Tensor]:
+    """A ``run`` for :func:`packed_recurrence` under autograd: ``input_map`` (e.g. W_x x + b) over all the packed
+    tokens at once, then ``step(z_t, h_{t−1}) → h_t`` on the n_t active rows of each step (h_0 = 0)."""
+    def run(x: torch.Tensor, sizes: list[int]) -> torch.Tensor:
+        z = input_map(x)
+        h = z.new_zeros(sizes[0], hidden_dim)
+        states = []
+        for n, zt in zip(sizes, z.split(sizes), strict=True):  # one split: its backward is one concatenation
             h = step(zt, h[:n])
-        states.append(h)
-    return out.index_copy(0, index, torch.cat(states)).view(batch, steps, hidden_dim)
+            states.append(h)
+        return torch.cat(states)
+
+    return run
 
 
 def _keep(rows: int, cols: int, rate: float, like: torch.Tensor) -> torch.Tensor:
@@ -221,9 +267,14 @@ class CompositionEncoder(nn.Module):
             x = x * _keep(x.shape[0], 1, self.word_dropout, x)
         if self.training and self.dropout > 0:
             x = x * _keep(*x.shape, self.dropout, x)
-        x = x.new_zeros(*mask.shape, self.dim).index_put((mask,), x)
-        out = self.compose(x, mask, batch.lengths)
+        out = self.compose_tokens(x, mask, batch.lengths)
         return out * (batch.lengths > 0)[:, None].to(out.dtype)
+
+    def compose_tokens(self, x: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """The embeddings of a batch from its real tokens' vectors: x float (N, dim) in reading order, mask bool
+        (B, T), lengths int64 (B,) → float (B, dim). By default the tokens are laid out padded, (B, T, dim), for
+        :meth:`compose`."""
+        return self.compose(x.new_zeros(*mask.shape, self.dim).index_put((mask,), x), mask, lengths)
 
     def compose(self, x: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         raise NotImplementedError
@@ -283,12 +334,17 @@ class RNNComposition(CompositionEncoder):
             h = z + self.w_h(h)
             return torch.tanh(h) if self.activation == "tanh" else h
 
-        return last_state(packed_recurrence(x, lengths, self.w_x, step, self.dim), lengths)
+        return last_state(packed_recurrence(x, lengths, step_loop(self.w_x, step, self.dim), self.dim), lengths)
 
 
 class _Recurrent(CompositionEncoder):
     """A peephole LSTM over the word vectors, optionally bidirectional (forward and backward states combined by
-    their sum, or by one tanh layer over their concatenation: Wieting & Gimpel §4.1.3)."""
+    their sum, or by one tanh layer over their concatenation: Wieting & Gimpel §4.1.3).
+
+    The tokens never take the padded layout: they go from reading order to the packed one (:class:`Packing`), the
+    recurrence runs there (:meth:`PeepholeLSTM.recurrence`), and :meth:`pool` makes the embeddings from the packed
+    states.
+    """
 
     def __init__(self, vectors, output_gate: bool = True, bidirectional: bool = False, combine: str = "sum",
                  **kwargs) -> None:
@@ -303,27 +359,42 @@ class _Recurrent(CompositionEncoder):
             if combine == "tanh":
                 self.combine_layer = nn.Linear(2 * self.dim, self.dim)
 
-    def states(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Hidden states (B, T, dim), valid at positions < length."""
-        h = self.lstm(x, lengths)
-        if not self.bidirectional:
-            return h
-        hb = reverse_padded(self.backward_lstm(reverse_padded(x, lengths), lengths), lengths)
-        return h + hb if self.combine == "sum" else torch.tanh(self.combine_layer(torch.cat([h, hb], dim=2)))
+    def compose_tokens(self, x, mask, lengths):
+        packing = Packing(lengths, x.device)
+        if not packing.sizes:
+            return x.new_zeros(len(lengths), self.dim)
+        x = x.index_select(0, packing.index)
+        h = self.lstm.recurrence(x, packing.sizes)
+        if self.bidirectional:
+            backward = x.index_select(0, packing.reverse_to_forward)  # each sentence read from its end
+            hb = self.backward_lstm.recurrence(backward, packing.sizes)
+            hb = hb.index_select(0, packing.reverse_to_forward)  # back to the forward rows (its own inverse)
+            h = h + hb if self.combine == "sum" else torch.tanh(self.combine_layer(torch.cat([h, hb], dim=1)))
+        return self.pool(x, h, packing, lengths)
+
+    def pool(self, x: torch.Tensor, h: torch.Tensor, packing: Packing, lengths: torch.Tensor) -> torch.Tensor:
+        """The embeddings, float (B, dim), from the packed word vectors x and hidden states h, float (N, dim)."""
+        raise NotImplementedError
+
+
+def _sentence_mean(values: torch.Tensor, packing: Packing, lengths: torch.Tensor) -> torch.Tensor:
+    """Mean of packed rows per sentence: (N, d) → (B, d); zero for an empty sentence."""
+    total = values.new_zeros(len(lengths), values.shape[1]).index_add_(0, packing.sentence, values)
+    return total / lengths.clamp(min=1)[:, None].to(values.dtype)
 
 
 class LSTMComposition(_Recurrent):
     """LSTM: the last hidden state of a peephole LSTM (Wieting et al. 2016; Wieting & Gimpel 2017 "LSTM")."""
 
-    def compose(self, x, mask, lengths):
-        return last_state(self.states(x, lengths), lengths)
+    def pool(self, x, h, packing, lengths):
+        return h.index_select(0, packing.last)
 
 
 class LSTMAverageComposition(_Recurrent):
     """LSTMAVG: the mean of the LSTM's hidden states (Wieting & Gimpel §2); BiLSTMAVG when bidirectional."""
 
-    def compose(self, x, mask, lengths):
-        return masked_mean(self.states(x, lengths), mask, lengths)
+    def pool(self, x, h, packing, lengths):
+        return _sentence_mean(h, packing, lengths)
 
 
 class GRANComposition(_Recurrent):
@@ -351,27 +422,29 @@ class GRANComposition(_Recurrent):
         if variant == 4:
             self.gate_a = nn.Linear(self.dim, gates * self.dim, bias=False)
 
-    def compose(self, x, mask, lengths):
-        h = self.states(x, lengths)
-        if self.variant in (1, 2, 5):  # a_t at the real positions only, then their mean
-            xr, hr = x[mask], h[mask]
-            gate = torch.sigmoid(self.gate_x(xr) + self.gate_h(hr))
+    def pool(self, x, h, packing, lengths):
+        z = self.gate_x(x) + self.gate_h(h)
+        if self.variant in (1, 2, 5):  # a_t of every token at once, then their mean
+            gate = torch.sigmoid(z)
             if self.variant == 5:
                 g1, g2 = gate.chunk(2, dim=1)
-                a = xr * g1 + hr * g2
+                a = x * g1 + h * g2
             else:
-                a = (xr if self.variant == 1 else hr) * gate
-            return x.new_zeros(x.shape[0], self.dim).index_add_(0, mask.nonzero()[:, 0], a) / lengths.clamp(
-                min=1)[:, None].to(x.dtype)
-        z = self.gate_x(x) + self.gate_h(h)
-        a = x.new_zeros(x.shape[0], self.dim)
-        out = []
-        for t in range(x.shape[1]):
-            zt = z[:, t] + (self.gate_a(a) if self.variant == 4 else 0)
-            g1, g2 = torch.sigmoid(zt).chunk(2, dim=1)
-            a = x[:, t] * g1 + a * g2
-            out.append(a)
-        return last_state(torch.stack(out, dim=1), lengths) / lengths.clamp(min=1)[:, None].to(x.dtype)
+                a = (x if self.variant == 1 else h) * gate
+            return _sentence_mean(a, packing, lengths)
+
+        def step(z_t: torch.Tensor, x_t: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+            if self.variant == 4:
+                z_t = z_t + self.gate_a(a)
+            g1, g2 = torch.sigmoid(z_t).chunk(2, dim=1)
+            return x_t * g1 + a * g2
+
+        a = x.new_zeros(packing.sizes[0], self.dim)
+        states = []
+        for n, z_t, x_t in zip(packing.sizes, z.split(packing.sizes), x.split(packing.sizes), strict=True):
+            a = step(z_t, x_t, a[:n])
+            states.append(a)
+        return torch.cat(states).index_select(0, packing.last) / lengths.clamp(min=1)[:, None].to(x.dtype)
 
 
 COMPOSITIONS: dict[str, type[CompositionEncoder]] = {

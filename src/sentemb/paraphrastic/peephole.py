@@ -1,0 +1,143 @@
+"""The peephole LSTM's recurrence over packed sentences, with its backward pass through time written out.
+
+The LSTM of Wieting et al. (2016) and Wieting & Gimpel (2017 §2), with the peephole connections of Gers,
+Schraudolph & Schmidhuber (2003): for the n_t sentences still going at step t,
+
+    z_t = W_x x_t + b + W_h h_{t−1}                       (W_x x_t + b: one matrix product over all the tokens)
+    i_t = σ(z_i + w_ci ⊙ c_{t−1}),  f_t = σ(z_f + w_cf ⊙ c_{t−1}),  g_t = tanh(z_c)
+    c_t = f_t ⊙ c_{t−1} + i_t ⊙ g_t
+    o_t = σ(z_o + w_co ⊙ c_t),  h_t = o_t ⊙ tanh(c_t)      (h_t = tanh(c_t) without the output gate)
+
+with h_0 = c_0 = 0. This is what :meth:`sentemb.paraphrastic.composition.PeepholeLSTM.cell` computes one step at a
+time under autograd; here the forward pass writes the gates, cells and states of all steps into preallocated
+matrices, and the backward pass is the chain rule of these equations run from the last step to the first:
+
+    dc_t += dh_t ⊙ o_t ⊙ (1 − tanh²c_t) + dz_o ⊙ w_co,   dz_o = dh_t ⊙ tanh(c_t) ⊙ o_t (1 − o_t)
+    dz_i = dc_t ⊙ g_t ⊙ i_t (1 − i_t),  dz_f = dc_t ⊙ c_{t−1} ⊙ f_t (1 − f_t),  dz_c = dc_t ⊙ i_t ⊙ (1 − g_t²)
+    dc_{t−1} = dc_t ⊙ f_t + dz_i ⊙ w_ci + dz_f ⊙ w_cf,   dh_{t−1} = dz_t W_h
+
+The gradients of W_x, b, W_h and the peephole weights are sums over every step: each is taken once, after the loop,
+as one matrix product (dZᵀ X, dZᵀ H_prev) or one column sum, instead of one small product per step. Autograd of the
+cell would record about 30 operations a step; this records one node for the whole recurrence. The arithmetic is the
+same up to float rounding (tests: ``test_packed_recurrence_is_the_padded_loop``, and a finite-difference check).
+"""
+
+from __future__ import annotations
+
+import torch
+
+
+def _starts(sizes: list[int]) -> list[int]:
+    """The first packed row of each step, and N after the last."""
+    starts = [0]
+    for n in sizes:
+        starts.append(starts[-1] + n)
+    return starts
+
+
+def _previous_rows(sizes: list[int], device: torch.device) -> torch.Tensor:
+    """int64 (N − n_0,): for each row of steps 1 … T−1 (in packed order), the row of the same sentence at the step
+    before. Sentences are sorted longest first, so step t's n_t rows follow step t−1's first n_t rows."""
+    starts = _starts(sizes)
+    return torch.cat([torch.arange(starts[t - 1], starts[t - 1] + sizes[t], device=device)
+                      for t in range(1, len(sizes))] + [torch.zeros(0, dtype=torch.int64, device=device)])
+
+
+class PackedPeepholeLSTM(torch.autograd.Function):
+    """``PackedPeepholeLSTM.apply(x, sizes, w_x, b, w_h, peephole, output_gate)`` → h, float (N, hidden).
+
+    Args:
+        x: float (N, input): the N real tokens' vectors, time-major with the sentences longest first (the layout of
+            :class:`torch.nn.utils.rnn.PackedSequence`): step t's n_t rows follow step t−1's and are its first n_t
+            sentences.
+        sizes: n_0 ≥ n_1 ≥ … (Python ints summing to N): sentences still going at each step.
+        w_x, b: float (gates·hidden, input) and (gates·hidden,): W_x and b, as ``nn.Linear`` stores them.
+        w_h: float (gates·hidden, hidden): W_h. Gates in the order i, f, c, o.
+        peephole: float (gates − 1, hidden): w_ci, w_cf and (with the output gate) w_co.
+        output_gate: 4 gates with o_t, or 3 (h_t = tanh(c_t)).
+
+    Returns:
+        h_t for every row of ``x``, float (N, hidden), in the same order.
+    """
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor, sizes: list[int], w_x: torch.Tensor, b: torch.Tensor, w_h: torch.Tensor,
+                peephole: torch.Tensor, output_gate: bool) -> torch.Tensor:
+        hidden = w_h.shape[1]
+        gates = torch.addmm(b, x, w_x.t())  # z: W_x x + b, then W_h h_{t−1} added; becomes i, f, g, o in place
+        cells = torch.empty(x.shape[0], hidden, dtype=x.dtype, device=x.device)
+        tanh_cells = torch.empty_like(cells)
+        states = torch.empty_like(cells)
+        w_t = w_h.t()
+        starts = _starts(sizes)
+        for t, n in enumerate(sizes):
+            rows, prev = slice(starts[t], starts[t] + n), starts[t - 1]
+            z = gates[rows]
+            i, f, g = z[:, :hidden], z[:, hidden:2 * hidden], z[:, 2 * hidden:3 * hidden]
+            c = cells[rows]
+            if t:
+                h_prev, c_prev = states[prev:prev + n], cells[prev:prev + n]
+                z.addmm_(h_prev, w_t)
+                i.addcmul_(peephole[0], c_prev)
+                f.addcmul_(peephole[1], c_prev)
+                z[:, :2 * hidden].sigmoid_()  # i and f
+                torch.mul(f, c_prev, out=c)
+            else:  # c_0 = 0: no peephole term, and f_0 multiplies nothing (its gradient is zero)
+                z[:, :2 * hidden].sigmoid_()
+                c.zero_()
+            g.tanh_()
+            c.addcmul_(i, g)
+            tc = torch.tanh(c, out=tanh_cells[rows])
+            if output_gate:
+                o = z[:, 3 * hidden:]
+                o.addcmul_(peephole[2], c).sigmoid_()
+                torch.mul(o, tc, out=states[rows])
+            else:
+                states[rows].copy_(tc)
+        ctx.sizes, ctx.output_gate = sizes, output_gate
+        ctx.save_for_backward(x, w_x, gates, cells, tanh_cells, states, w_h, peephole)
+        return states
+
+    @staticmethod
+    def backward(ctx, grad_states: torch.Tensor):
+        x, w_x, gates, cells, tanh_cells, states, w_h, peephole = ctx.saved_tensors
+        sizes, output_gate = ctx.sizes, ctx.output_gate
+        hidden = w_h.shape[1]
+        grad_z = torch.empty_like(gates)
+        grad_h = torch.zeros(sizes[0], hidden, dtype=gates.dtype, device=gates.device)  # W_h's part of dh_t
+        grad_c = torch.zeros_like(grad_h)  # dc_t from step t + 1 (rows past n_{t+1}: zero, never written)
+        starts = _starts(sizes)
+        for t in range(len(sizes) - 1, -1, -1):
+            n = sizes[t]
+            rows = slice(starts[t], starts[t] + n)
+            i, f, g = gates[rows, :hidden], gates[rows, hidden:2 * hidden], gates[rows, 2 * hidden:3 * hidden]
+            tc = tanh_cells[rows]
+            dz = grad_z[rows]
+            dh = grad_states[rows] + grad_h[:n]
+            dc = grad_c[:n]
+            if output_gate:
+                o = gates[rows, 3 * hidden:]
+                dzo = dz[:, 3 * hidden:]
+                torch.mul(dh, tc, out=dzo)
+                dzo.mul_(o).mul_(1 - o)
+                dc.addcmul_(dh * o, 1 - tc * tc)
+                dc.addcmul_(dzo, peephole[2])
+            else:
+                dc.addcmul_(dh, 1 - tc * tc)
+            torch.mul(dc, g, out=dz[:, :hidden]).mul_(i).mul_(1 - i)
+            torch.mul(dc, i, out=dz[:, 2 * hidden:3 * hidden]).mul_(1 - g * g)
+            if t:
+                prev = slice(starts[t - 1], starts[t - 1] + n)
+                dzf = torch.mul(dc, cells[prev], out=dz[:, hidden:2 * hidden]).mul_(f).mul_(1 - f)
+                dc.mul_(f).addcmul_(dz[:, :hidden], peephole[0]).addcmul_(dzf, peephole[1])  # now dc_{t−1}
+                torch.mm(dz, w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
+            else:
+                dz[:, hidden:2 * hidden].zero_()
+        previous = _previous_rows(sizes, gates.device)
+        later = grad_z[sizes[0]:]
+        cells_prev = cells[previous]
+        grad_peephole = torch.stack(
+            [(later[:, :hidden] * cells_prev).sum(0), (later[:, hidden:2 * hidden] * cells_prev).sum(0)]
+            + ([(grad_z[:, 3 * hidden:] * cells).sum(0)] if output_gate else []))
+        grad_x = grad_z @ w_x if ctx.needs_input_grad[0] else None
+        return grad_x, None, grad_z.t() @ x, grad_z.sum(0), later.t() @ states[previous], grad_peephole, None
