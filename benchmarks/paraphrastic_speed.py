@@ -26,7 +26,7 @@ import torch
 import yaml
 
 from sentemb.data.pairs import read_pairs
-from sentemb.paraphrastic.composition import ENCODER_ARGS, build_composition
+from sentemb.paraphrastic.composition import ENCODER_ARGS, CompositionEncoder, build_composition
 from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
 
 
@@ -50,6 +50,23 @@ def _flops_per_token(p: dict, dim: int) -> float:
     return 3 * 2 * macs * (2 if p.get("bidirectional") else 1)
 
 
+def read_id_pairs(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, int]]:
+    """The training pairs as int64 token ids (words numbered in order of first occurrence), and that word index."""
+    index: dict[str, int] = {}
+    pairs = [tuple(np.array([index.setdefault(w, len(index)) for w in s.split()], dtype=np.int64) for s in (a, b))
+             for _, a, b in read_pairs(path, ("source", "sentence1", "sentence2"))]
+    return pairs, index
+
+
+def build(p: dict, vectors: np.ndarray, **config: object) -> tuple[CompositionEncoder, ParaphraseConfig]:
+    """A model of ``params.yaml`` ``paraphrastic`` (its dict ``p``) over ``vectors``, with its own settings: the
+    encoder and the training configuration for one epoch on the CPU (``config`` overrides more settings)."""
+    encoder = build_composition(p["encoder"], vectors, dropout=p["dropout"], word_dropout=p["word_dropout"],
+                                sparse=p["sparse_embeddings"], **{k: p[k] for k in ENCODER_ARGS[p["encoder"]]})
+    settings = {k: v for k, v in p.items() if k in ParaphraseConfig.__dataclass_fields__}
+    return encoder, ParaphraseConfig(**settings | {"epochs": 1, "device": "cpu"} | config)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=Path, default=Path("data/pairs/train.tsv"))
@@ -60,10 +77,7 @@ def main() -> None:
     ap.add_argument("--only", nargs="*")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    rows = [(a.split(), b.split()) for _, a, b in read_pairs(args.pairs, ("source", "sentence1", "sentence2"))]
-    index: dict[str, int] = {}
-    pairs = [tuple(np.array([index.setdefault(w, len(index)) for w in s], dtype=np.int64) for s in row)
-             for row in rows]
+    pairs, index = read_id_pairs(args.pairs)
     lengths = np.array([len(s) for p in pairs for s in p])
     params = yaml.safe_load(args.params.read_text())["paraphrastic"]
     print(f"{len(pairs)} pairs, {len(index)} words, mean sentence length {lengths.mean():.1f} tokens; "
@@ -78,10 +92,7 @@ def main() -> None:
             continue
         n = p["batch_size"] * args.batches
         sub = [pairs[i] for i in np.random.default_rng(1).permutation(len(pairs))[:n]]
-        config = ParaphraseConfig(**{k: v for k, v in p.items() if k in ParaphraseConfig.__dataclass_fields__}
-                                  | {"epochs": 1, "evals_per_epoch": 1, "device": "cpu"})
-        enc = build_composition(p["encoder"], vectors, dropout=p["dropout"], word_dropout=p["word_dropout"],
-                                sparse=p["sparse_embeddings"], **{k: p[k] for k in ENCODER_ARGS[p["encoder"]]})
+        enc, config = build(p, vectors, evals_per_epoch=1)
         speed = train_paraphrastic(enc, sub, config, lambda e: {"none": 0.0}, "none")["pairs_per_second"]
         if p["encoder"] in ("lstm", "lstmavg", "gran"):
             per_pair = _flops_per_token(p, args.dim) * lengths.mean() * 2 / 1e9
