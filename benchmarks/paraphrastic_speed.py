@@ -6,7 +6,7 @@ Usage (after `dvc repro pairs`):
 For each encoder of `params.yaml` `paraphrastic` that trains on sentences (AVG, PROJ, DAN, LSTM, LSTMAVG, GRAN),
 with its own settings (dropout, scrambling, negatives, batch size, optimiser), it runs the first ``--batches``
 mini-batches of an epoch over the real training pairs and prints the training-step throughput
-(``train_paraphrastic``'s ``pairs_per_second``: updates only, selection excluded).
+(``train_paraphrastic``'s ``pairs_per_second``: updates only, selection excluded), after one untimed batch.
 
 For the recurrent encoders it also prints the floating-point work of a pair (the matrix products of the forward and
 backward passes over its real tokens: 3 × 2 × (W_x and W_h of the LSTM's gates, plus GRAN's gate matrices) per
@@ -93,6 +93,8 @@ def main() -> None:
         n = p["batch_size"] * args.batches
         sub = [pairs[i] for i in np.random.default_rng(1).permutation(len(pairs))[:n]]
         enc, config = build(p, vectors, evals_per_epoch=1)
+        # one untimed batch first: once-a-process costs (the CPU backward kernel's import and compiled-code load)
+        train_paraphrastic(build(p, vectors)[0], sub[:p["batch_size"]], config, lambda e: {"none": 0.0}, "none")
         speed = train_paraphrastic(enc, sub, config, lambda e: {"none": 0.0}, "none")["pairs_per_second"]
         if p["encoder"] in ("lstm", "lstmavg", "gran"):
             per_pair = _flops_per_token(p, args.dim) * lengths.mean() * 2 / 1e9

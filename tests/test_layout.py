@@ -15,7 +15,8 @@ FAMILIES = ("siamese_cbow", "salience", "paraphrastic", "supervised")
 # what an evaluate stage imports only once it has read the model's config (models.load_model's lazy dispatch, and
 # the word-similarity scores of models that own their vectors)
 LAZY = {"evaluate": ["sentemb.evaluation.word_similarity"], "evaluate-salience": ["sentemb.salience.model"],
-        "evaluate-paraphrastic": ["sentemb.paraphrastic.model"]}
+        "evaluate-paraphrastic": ["sentemb.paraphrastic.model"],
+        "supervise": ["sentemb.paraphrastic.peephole_cpu"]}  # the LSTM's CPU backward kernel, imported when it runs
 
 # run in a fresh interpreter: third-party libraries preloaded once, then each stage script imported in a forked child
 # so that every closure starts from no sentemb module

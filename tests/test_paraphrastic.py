@@ -30,7 +30,8 @@ from sentemb.paraphrastic.composition import (
     build_composition,
 )
 from sentemb.paraphrastic.model import save_paraphrastic_model
-from sentemb.paraphrastic.peephole import PackedPeepholeLSTM
+from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, _cell_backward
+from sentemb.paraphrastic.peephole_cpu import cell_backward
 from sentemb.paraphrastic.training import (
     IdPairs,
     ParaphraseConfig,
@@ -120,6 +121,40 @@ def test_packed_peephole_lstm_gradient_is_the_numerical_one(output_gate):
         inputs)
 
 
+@pytest.mark.parametrize("output_gate", [True, False])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_compiled_backward_step_is_the_torch_step(output_gate, dtype):
+    # the CPU kernel of a backward step (peephole_cpu) against the torch operations a GPU runs (peephole's
+    # _cell_backward), on the same saved values, at a middle step and at the first (c_0 = 0: dz_f = 0);
+    # rows are split between threads, so 1 and 2 threads write the same bytes
+    numba = pytest.importorskip("numba")
+    gen = torch.Generator().manual_seed(2)
+    gates_n, hidden, n_rows, n = (4 if output_gate else 3), 5, 12, 4
+    rand = lambda *shape: torch.rand(*shape, generator=gen, dtype=dtype)  # noqa: E731
+    saved = [rand(n_rows, gates_n * hidden), rand(n_rows, hidden) * 2 - 1, torch.randn(n_rows, hidden, generator=gen,
+             dtype=dtype), torch.randn(n_rows, hidden, generator=gen, dtype=dtype)]  # gates, tanh c, c, dL/dh
+    peephole = torch.randn(gates_n - 1, hidden, generator=gen, dtype=dtype)
+    for start, previous in ((7, 3), (0, -1)):
+        results, grad_h0, grad_c0 = [], rand(6, hidden), rand(6, hidden)
+        for run in ("torch", 1, 2):
+            grad_h, grad_c = grad_h0.clone(), grad_c0.clone()
+            grad_z = torch.full((n_rows, gates_n * hidden), 7.0, dtype=dtype)
+            tensors = [*saved, grad_h, grad_c, grad_z, peephole]
+            if run == "torch":
+                _cell_backward(*tensors, start, previous, n, output_gate)
+            else:
+                numba.set_num_threads(run)
+                cell_backward(*[x.numpy() for x in tensors], start, previous, n, output_gate)
+            results.append((grad_z, grad_c))
+        assert (results[0][0][start + n:] == 7).all() and (results[0][0][:start] == 7).all()  # other rows untouched
+        tol = 1e-6 if dtype == torch.float32 else 1e-14
+        for grad_z, grad_c in results[1:]:
+            torch.testing.assert_close(grad_z, results[0][0], rtol=0, atol=tol)
+            if previous >= 0:  # dc_{t−1} (at the first step grad_c is left as scratch)
+                torch.testing.assert_close(grad_c, results[0][1], rtol=0, atol=tol)
+        assert torch.equal(results[1][0], results[2][0]) and torch.equal(results[1][1], results[2][1])
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
 def test_gran_with_open_gate_is_avg():
     vectors = _vectors()
     gran = GRANComposition(vectors).eval()
@@ -194,7 +229,7 @@ def test_packing_rows():
     p = Packing(torch.tensor([3, 0, 1, 2]))
     assert p.sizes == [3, 2, 1]
     assert p.index.tolist() == [0, 4, 3, 1, 5, 2] and p.sentence.tolist() == [0, 3, 2, 0, 3, 0]
-    assert p.last.tolist() == [5, 0, 2, 4] and p.inverse.tolist() == [0, 3, 5, 2, 1, 4]
+    assert p.last.tolist() == [5, 0, 2, 4] and p.step.tolist() == [0, 0, 0, 1, 1, 2]
     assert p.reverse_to_forward.tolist() == [5, 4, 2, 3, 1, 0]
     assert Packing(torch.tensor([0, 0])).sizes == []
 

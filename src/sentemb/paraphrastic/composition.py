@@ -145,11 +145,11 @@ class Packing:
         sizes: n_0 ≥ n_1 ≥ … (Python ints; empty when no sentence has a token).
         index: int64 (N,): the reading-order token at each packed row.
         sentence: int64 (N,): the sentence of each packed row.
+        step: int64 (N,): the step of each packed row (its token's position in its sentence).
         last: int64 (B,): the packed row of each sentence's last token (0 for an empty sentence).
         reverse_to_forward: int64 (N,): for each packed row, the row of the same token in the backwards packing
             (a permutation that is its own inverse: token t of a sentence of length L sits at step t forwards and at
             step L − 1 − t backwards).
-        inverse: int64 (N,): the packed row of each reading-order token.
     """
 
     def __init__(self, lengths: torch.Tensor, device: torch.device | str = "cpu") -> None:
@@ -165,10 +165,9 @@ class Packing:
         sentence = order[np.arange(len(steps)) - start[steps]]
         as_tensor = lambda a: torch.from_numpy(np.ascontiguousarray(a, dtype=np.int64)).to(device)  # noqa: E731
         index = first[sentence] + steps
-        self.index, self.sentence = as_tensor(index), as_tensor(sentence)
+        self.index, self.sentence, self.step = as_tensor(index), as_tensor(sentence), as_tensor(steps)
         self.last = as_tensor(np.where(length > 0, start[np.maximum(length - 1, 0)] + rank, 0))
         self.reverse_to_forward = as_tensor(start[length[sentence] - 1 - steps] + rank[sentence])
-        self.inverse = as_tensor(np.argsort(index))  # the packed row of each reading-order token
 
 
 def packed_recurrence(x: torch.Tensor, lengths: torch.Tensor, run: Callable[[torch.Tensor, list[int]], torch.Tensor],
@@ -193,12 +192,11 @@ def packed_recurrence(x: torch.Tensor, lengths: torch.Tensor, run: Callable[[tor
     """
     batch, steps = x.shape[:2]
     packing = Packing(lengths, x.device)
-    mask = torch.arange(steps, device=x.device)[None, :] < lengths[:, None]
-    out = x.new_zeros(batch, steps, hidden_dim)
     if not packing.sizes:
-        return out
-    states = run(x[mask].index_select(0, packing.index), packing.sizes)
-    return out.index_put((mask,), states.index_select(0, packing.inverse))
+        return x.new_zeros(batch, steps, hidden_dim)
+    padded = packing.sentence * steps + packing.step  # each packed row's place among the B × T padded positions
+    states = run(x.reshape(batch * steps, -1).index_select(0, padded), packing.sizes)
+    return x.new_zeros(batch * steps, hidden_dim).index_copy(0, padded, states).view(batch, steps, hidden_dim)
 
 
 def step_loop(input_map: Callable[[torch.Tensor], torch.Tensor],
@@ -221,7 +219,8 @@ def step_loop(input_map: Callable[[torch.Tensor], torch.Tensor],
 def _keep(rows: int, cols: int, rate: float, like: torch.Tensor) -> torch.Tensor:
     """Inverted-dropout multipliers, float (rows, cols): 0 with probability ``rate``, else 1/(1 − rate). (The same
     distribution as :func:`torch.nn.functional.dropout`, whose Bernoulli draw is about 3× slower on the CPU.)"""
-    return (torch.rand(rows, cols, device=like.device) >= rate).to(like.dtype) / (1.0 - rate)
+    keep = torch.rand(rows, cols, device=like.device).ge_(rate)  # 1.0 or 0.0, in place: one buffer, no bool copy
+    return keep.to(like.dtype).div_(1.0 - rate)
 
 
 class CompositionEncoder(nn.Module):

@@ -16,6 +16,8 @@ matrices, and the backward pass is the chain rule of these equations run from th
     dz_i = dc_t ⊙ g_t ⊙ i_t (1 − i_t),  dz_f = dc_t ⊙ c_{t−1} ⊙ f_t (1 − f_t),  dz_c = dc_t ⊙ i_t ⊙ (1 − g_t²)
     dc_{t−1} = dc_t ⊙ f_t + dz_i ⊙ w_ci + dz_f ⊙ w_cf,   dh_{t−1} = dz_t W_h
 
+Each step's element-wise part (the first three lines) is one compiled pass over the step's rows on the CPU
+(:mod:`sentemb.paraphrastic.peephole_cpu`) and torch operations on a GPU; dh_{t−1} = dz_t W_h is one small product.
 The gradients of W_x, b, W_h and the peephole weights are sums over every step: each is taken once, after the loop,
 as one matrix product (dZᵀ X, dZᵀ H_prev) or one column sum, instead of one small product per step. Autograd of the
 cell would record about 30 operations a step; this records one node for the whole recurrence. The arithmetic is the
@@ -24,21 +26,15 @@ same up to float rounding (tests: ``test_packed_recurrence_is_the_padded_loop``,
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 import torch
-
-
-def _starts(sizes: list[int]) -> list[int]:
-    """The first packed row of each step, and N after the last."""
-    starts = [0]
-    for n in sizes:
-        starts.append(starts[-1] + n)
-    return starts
 
 
 def _previous_rows(sizes: list[int], device: torch.device) -> torch.Tensor:
     """int64 (N − n_0,): for each row of steps 1 … T−1 (in packed order), the row of the same sentence at the step
     before. Sentences are sorted longest first, so step t's n_t rows follow step t−1's first n_t rows."""
-    starts = _starts(sizes)
+    starts = list(accumulate(sizes, initial=0))
     return torch.cat([torch.arange(starts[t - 1], starts[t - 1] + sizes[t], device=device)
                       for t in range(1, len(sizes))] + [torch.zeros(0, dtype=torch.int64, device=device)])
 
@@ -69,7 +65,7 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         tanh_cells = torch.empty_like(cells)
         states = torch.empty_like(cells)
         w_t = w_h.t()
-        starts = _starts(sizes)
+        starts = list(accumulate(sizes, initial=0))
         for t, n in enumerate(sizes):
             rows, prev = slice(starts[t], starts[t] + n), starts[t - 1]
             z = gates[rows]
@@ -106,33 +102,22 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         grad_z = torch.empty_like(gates)
         grad_h = torch.zeros(sizes[0], hidden, dtype=gates.dtype, device=gates.device)  # W_h's part of dh_t
         grad_c = torch.zeros_like(grad_h)  # dc_t from step t + 1 (rows past n_{t+1}: zero, never written)
-        starts = _starts(sizes)
+        grad_states = grad_states.contiguous()
+        tensors = (gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole.detach().contiguous())
+        if gates.device.type == "cpu":  # one compiled pass a step; numba is imported only when it is needed
+            from sentemb.paraphrastic import peephole_cpu
+
+            peephole_cpu.use_torch_threads()
+            arrays = [t.numpy() for t in tensors]
+            cell_backward = lambda *args: peephole_cpu.cell_backward(*arrays, *args)  # noqa: E731
+        else:
+            cell_backward = lambda *args: _cell_backward(*tensors, *args)  # noqa: E731
+        starts = list(accumulate(sizes, initial=0))
         for t in range(len(sizes) - 1, -1, -1):
             n = sizes[t]
-            rows = slice(starts[t], starts[t] + n)
-            i, f, g = gates[rows, :hidden], gates[rows, hidden:2 * hidden], gates[rows, 2 * hidden:3 * hidden]
-            tc = tanh_cells[rows]
-            dz = grad_z[rows]
-            dh = grad_states[rows] + grad_h[:n]
-            dc = grad_c[:n]
-            if output_gate:
-                o = gates[rows, 3 * hidden:]
-                dzo = dz[:, 3 * hidden:]
-                torch.mul(dh, tc, out=dzo)
-                dzo.mul_(o).mul_(1 - o)
-                dc.addcmul_(dh * o, 1 - tc * tc)
-                dc.addcmul_(dzo, peephole[2])
-            else:
-                dc.addcmul_(dh, 1 - tc * tc)
-            torch.mul(dc, g, out=dz[:, :hidden]).mul_(i).mul_(1 - i)
-            torch.mul(dc, i, out=dz[:, 2 * hidden:3 * hidden]).mul_(1 - g * g)
+            cell_backward(starts[t], starts[t - 1] if t else -1, n, output_gate)
             if t:
-                prev = slice(starts[t - 1], starts[t - 1] + n)
-                dzf = torch.mul(dc, cells[prev], out=dz[:, hidden:2 * hidden]).mul_(f).mul_(1 - f)
-                dc.mul_(f).addcmul_(dz[:, :hidden], peephole[0]).addcmul_(dzf, peephole[1])  # now dc_{t−1}
-                torch.mm(dz, w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
-            else:
-                dz[:, hidden:2 * hidden].zero_()
+                torch.mm(grad_z[starts[t]:starts[t] + n], w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
         previous = _previous_rows(sizes, gates.device)
         later = grad_z[sizes[0]:]
         cells_prev = cells[previous]
@@ -141,3 +126,33 @@ class PackedPeepholeLSTM(torch.autograd.Function):
             + ([(grad_z[:, 3 * hidden:] * cells).sum(0)] if output_gate else []))
         grad_x = grad_z @ w_x if ctx.needs_input_grad[0] else None
         return grad_x, None, grad_z.t() @ x, grad_z.sum(0), later.t() @ states[previous], grad_peephole, None
+
+
+def _cell_backward(gates: torch.Tensor, tanh_cells: torch.Tensor, cells: torch.Tensor, grad_states: torch.Tensor,
+                   grad_h: torch.Tensor, grad_c: torch.Tensor, grad_z: torch.Tensor, peephole: torch.Tensor,
+                   start: int, previous: int, n: int, output_gate: bool) -> None:
+    """:func:`sentemb.paraphrastic.peephole_cpu.cell_backward` (same arguments, as tensors) in torch operations,
+    for tensors on a GPU: step t's dz_t into ``grad_z`` and dc_{t−1} into ``grad_c``, in place."""
+    hidden = tanh_cells.shape[1]
+    rows = slice(start, start + n)
+    i, f, g = gates[rows, :hidden], gates[rows, hidden:2 * hidden], gates[rows, 2 * hidden:3 * hidden]
+    tc = tanh_cells[rows]
+    dz = grad_z[rows]
+    dh = grad_states[rows] + grad_h[:n]
+    dc = grad_c[:n]
+    if output_gate:
+        o = gates[rows, 3 * hidden:]
+        dzo = dz[:, 3 * hidden:]
+        torch.mul(dh, tc, out=dzo)
+        dzo.mul_(o).mul_(1 - o)
+        dc.addcmul_(dh * o, 1 - tc * tc)
+        dc.addcmul_(dzo, peephole[2])
+    else:
+        dc.addcmul_(dh, 1 - tc * tc)
+    torch.mul(dc, g, out=dz[:, :hidden]).mul_(i).mul_(1 - i)
+    torch.mul(dc, i, out=dz[:, 2 * hidden:3 * hidden]).mul_(1 - g * g)
+    if previous >= 0:
+        dzf = torch.mul(dc, cells[previous:previous + n], out=dz[:, hidden:2 * hidden]).mul_(f).mul_(1 - f)
+        dc.mul_(f).addcmul_(dz[:, :hidden], peephole[0]).addcmul_(dzf, peephole[1])  # now dc_{t−1}
+    else:
+        dz[:, hidden:2 * hidden].zero_()
