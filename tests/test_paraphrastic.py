@@ -144,7 +144,7 @@ def test_compiled_backward_step_is_the_torch_step(output_gate, dtype):
                 _cell_backward(*tensors, start, previous, n, output_gate)
             else:
                 numba.set_num_threads(run)
-                cell_backward(*[x.numpy() for x in tensors], start, previous, n, output_gate)
+                cell_backward(*[x.numpy() for x in tensors], start, previous, n, output_gate, threads=run)
             results.append((grad_z, grad_c))
         assert (results[0][0][start + n:] == 7).all() and (results[0][0][:start] == 7).all()  # other rows untouched
         tol = 1e-6 if dtype == torch.float32 else 1e-14

@@ -26,6 +26,7 @@ same up to float rounding (tests: ``test_packed_recurrence_is_the_padded_loop``,
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from itertools import accumulate
 
 import torch
@@ -104,20 +105,21 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         grad_c = torch.zeros_like(grad_h)  # dc_t from step t + 1 (rows past n_{t+1}: zero, never written)
         grad_states = grad_states.contiguous()
         tensors = (gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole.detach().contiguous())
-        if gates.device.type == "cpu":  # one compiled pass a step; numba is imported only when it is needed
+        cpu = gates.device.type == "cpu"
+        if cpu:  # each step's element-wise part in one compiled pass; numba is imported only when it is needed
             from sentemb.paraphrastic import peephole_cpu
 
-            peephole_cpu.use_torch_threads()
             arrays = [t.numpy() for t in tensors]
-            cell_backward = lambda *args: peephole_cpu.cell_backward(*arrays, *args)  # noqa: E731
-        else:
-            cell_backward = lambda *args: _cell_backward(*tensors, *args)  # noqa: E731
         starts = list(accumulate(sizes, initial=0))
-        for t in range(len(sizes) - 1, -1, -1):
-            n = sizes[t]
-            cell_backward(starts[t], starts[t - 1] if t else -1, n, output_gate)
-            if t:
-                torch.mm(grad_z[starts[t]:starts[t] + n], w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
+        with peephole_cpu.torch_threads() if cpu else nullcontext() as threads:
+            for t in range(len(sizes) - 1, -1, -1):
+                n, step = sizes[t], (starts[t], starts[t - 1] if t else -1)
+                if cpu:
+                    peephole_cpu.cell_backward(*arrays, *step, n, output_gate, threads)
+                else:
+                    _cell_backward(*tensors, *step, n, output_gate)
+                if t:
+                    torch.mm(grad_z[starts[t]:starts[t] + n], w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
         previous = _previous_rows(sizes, gates.device)
         later = grad_z[sizes[0]:]
         cells_prev = cells[previous]

@@ -4,24 +4,28 @@
 first. On a GPU each step is a sequence of torch operations (about 25 over the step's rows); on the CPU this kernel
 does the same arithmetic (the equations of that module's docstring) in one pass over the step's rows, reading each
 saved gate, cell and state once, where each torch operation goes over the rows again (a step of 200 rows of 300
-units on this project's 2-core machine: 78-93 µs here against 360-375 µs in torch operations). The matrix products (dh_{t−1} = dz_t W_h, and the gradients of the
-weights after the loop) stay with torch.
+units on this project's 2-core machine: 78-93 µs on 2 threads against 360-375 µs in torch operations). The matrix
+products (dh_{t−1} = dz_t W_h, and the gradients of the weights after the loop) stay with torch.
 
-Each row is computed by one thread, so the result does not depend on the number of threads.
+On one thread the rows run in a plain compiled loop; on more, in one block of rows per thread (numba's parallel
+loop). Each row is computed alike either way, so the result does not depend on the number of threads.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numba
 import numpy as np
 import torch
 
 
-@numba.njit(parallel=True, cache=True)
-def _cell_backward(gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole, one, start, previous, n,
-                   output_gate):  # pragma: no cover (compiled; tested through cell_backward)
+@numba.njit(cache=True)
+def _rows(gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole, one, start, previous, first, end,
+          output_gate):  # pragma: no cover (compiled; tested through cell_backward)
     hidden = tanh_cells.shape[1]
-    for r in numba.prange(n):
+    for r in range(first, end):
         row = start + r
         z, dz, tc, dh_out = gates[row], grad_z[row], tanh_cells[row], grad_states[row]
         dh_next, dc_next = grad_h[r], grad_c[r]
@@ -48,9 +52,17 @@ def _cell_backward(gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z
                 dz[hidden + k] = 0
 
 
+@numba.njit(parallel=True, cache=True)
+def _rows_parallel(gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole, one, start, previous, n,
+                   output_gate, blocks):  # pragma: no cover (compiled; tested through cell_backward)
+    for b in numba.prange(blocks):
+        _rows(gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole, one, start, previous,
+              b * n // blocks, (b + 1) * n // blocks, output_gate)
+
+
 def cell_backward(gates: np.ndarray, tanh_cells: np.ndarray, cells: np.ndarray, grad_states: np.ndarray,
                   grad_h: np.ndarray, grad_c: np.ndarray, grad_z: np.ndarray, peephole: np.ndarray, start: int,
-                  previous: int, n: int, output_gate: bool) -> None:
+                  previous: int, n: int, output_gate: bool, threads: int = 1) -> None:
     """Step t's gradients of z_t and c_{t−1}, in place, for the n sentences still going at step t.
 
     All arrays are C-contiguous, of one float dtype (float32 or float64), and packed as
@@ -66,12 +78,26 @@ def cell_backward(gates: np.ndarray, tanh_cells: np.ndarray, cells: np.ndarray, 
         peephole: (gates − 1, hidden): w_ci, w_cf and (with the output gate) w_co.
         start: step t's first row; previous: step t − 1's first row, or −1 at the first step (c_0 = 0).
         n: n_t. output_gate: whether the gates include o_t.
+        threads: blocks of rows run at once (inside :func:`torch_threads`, which sets numba's threads).
     """
-    _cell_backward(gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole, gates.dtype.type(1),
-                   start, previous, n, output_gate)
+    args = (gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole, gates.dtype.type(1), start,
+            previous)
+    if threads > 1 and n > 1:
+        _rows_parallel(*args, n, output_gate, min(threads, n))
+    else:
+        _rows(*args, 0, n, output_gate)
 
 
-def use_torch_threads() -> None:
-    """Run the kernel on as many threads as torch (``OMP_NUM_THREADS`` or ``torch.set_num_threads``), at most
-    numba's pool."""
-    numba.set_num_threads(max(1, min(torch.get_num_threads(), numba.config.NUMBA_NUM_THREADS)))
+@contextmanager
+def torch_threads() -> Iterator[int]:
+    """Run the kernel on as many threads as torch has (``OMP_NUM_THREADS`` or ``torch.set_num_threads``; at most
+    numba's pool): yields that number for :func:`cell_backward`, and leaves torch's count as it was. (Numba's OpenMP
+    layer, when its first parallel loop starts, sets the process's OpenMP thread count to its pool's size, the
+    cores, which torch's operations then take too: two one-thread processes would each run torch on every core.)"""
+    threads = torch.get_num_threads()
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        yield numba.get_num_threads()
+    finally:
+        if torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
