@@ -2,6 +2,9 @@
 in-batch negatives, scrambling, training with model selection, saved models, and the training pairs."""
 
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -154,6 +157,19 @@ def test_compiled_backward_step_is_the_torch_step(output_gate, dtype):
                 torch.testing.assert_close(grad_c, results[0][1], rtol=0, atol=tol)
         assert torch.equal(results[1][0], results[2][0]) and torch.equal(results[1][1], results[2][1])
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+def test_cpu_backward_keeps_torch_threads():
+    # numba's OpenMP layer sets the process's OpenMP thread count to its pool's size (the cores by default) when its
+    # first parallel loop starts; the backward pass puts torch's back, or a lane given fewer threads than the cores
+    # would run torch on all of them (a fresh process: the layer starts once a process; 2 torch threads, so that the
+    # parallel loop runs, and a pool of 4)
+    code = ("import torch; from sentemb.paraphrastic.peephole import PackedPeepholeLSTM as L\n"
+            "x, w_x, w_h = (torch.randn(*s, requires_grad=True) for s in ((6, 4), (12, 4), (12, 3)))\n"
+            "L.apply(x, [3, 2, 1], w_x, torch.zeros(12), w_h, torch.zeros(2, 3), False).sum().backward()\n"
+            "print(torch.get_num_threads())")
+    env = os.environ | {"OMP_NUM_THREADS": "2", "NUMBA_NUM_THREADS": "4"}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert res.stdout.split() == ["2"]
 
 def test_gran_with_open_gate_is_avg():
     vectors = _vectors()
