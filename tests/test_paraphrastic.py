@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numba
 import numpy as np
 import pytest
 import torch
@@ -130,7 +131,6 @@ def test_compiled_backward_step_is_the_torch_step(output_gate, dtype):
     # the CPU kernel of a backward step (peephole_cpu) against the torch operations a GPU runs (peephole's
     # _cell_backward), on the same saved values, at a middle step and at the first (c_0 = 0: dz_f = 0);
     # rows are split between threads, so 1 and 2 threads write the same bytes
-    numba = pytest.importorskip("numba")
     gen = torch.Generator().manual_seed(2)
     gates_n, hidden, n_rows, n = (4 if output_gate else 3), 5, 12, 4
     rand = lambda *shape: torch.rand(*shape, generator=gen, dtype=dtype)  # noqa: E731
@@ -146,7 +146,7 @@ def test_compiled_backward_step_is_the_torch_step(output_gate, dtype):
             if run == "torch":
                 _cell_backward(*tensors, start, previous, n, output_gate)
             else:
-                numba.set_num_threads(run)
+                numba.set_num_threads(min(run, numba.config.NUMBA_NUM_THREADS))
                 cell_backward(*[x.numpy() for x in tensors], start, previous, n, output_gate, threads=run)
             results.append((grad_z, grad_c))
         assert (results[0][0][start + n:] == 7).all() and (results[0][0][:start] == 7).all()  # other rows untouched
@@ -157,6 +157,7 @@ def test_compiled_backward_step_is_the_torch_step(output_gate, dtype):
                 torch.testing.assert_close(grad_c, results[0][1], rtol=0, atol=tol)
         assert torch.equal(results[1][0], results[2][0]) and torch.equal(results[1][1], results[2][1])
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
 
 def test_cpu_backward_keeps_torch_threads():
     # numba's OpenMP layer sets the process's OpenMP thread count to its pool's size (the cores by default) when its
@@ -170,6 +171,7 @@ def test_cpu_backward_keeps_torch_threads():
     env = os.environ | {"OMP_NUM_THREADS": "2", "NUMBA_NUM_THREADS": "4"}
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert res.stdout.split() == ["2"]
+
 
 def test_gran_with_open_gate_is_avg():
     vectors = _vectors()
