@@ -2,6 +2,7 @@
 
 Usage (after `dvc repro vocab`, on the full corpus or a slice):
     python benchmarks/siamese_cbow_speed.py [--data data] [--params params.yaml] [--sentences N] [--skip-torch]
+        [--negatives corpus batch]
 
 It trains, one after another in this process:
 
@@ -10,7 +11,9 @@ It trains, one after another in this process:
 - Siamese CBOW with ``model`` (SGD, batches of 100 centres, 2 negatives, sentences cut at 50), one epoch over the
   token-id corpus ``data/corpus`` with the fused step (``fit: fused``), then with torch's autograd (``fit: torch``),
   and prints corpus words/s (tokens of the centre sentences, each centre once an epoch: the words an epoch covers,
-  as gensim's raw words count every token once) and encoded words/s (centre, neighbours and negatives).
+  as gensim's raw words count every token once) and encoded words/s (centre, neighbours and negatives);
+- the fused step once for each ``--negatives`` source: ``corpus`` (the paper's: the default) and ``batch`` (in-batch
+  negatives, ``model.negatives: batch``: three sentences encoded per centre instead of five).
 
 ``--sentences N`` trains Siamese CBOW on the first N sentences only (its words/s depends on the vocabulary, not on
 the number of sentences); gensim always reads the whole file. The fused step is compiled before the clock starts.
@@ -21,6 +24,7 @@ import argparse
 import json
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +45,7 @@ def main() -> None:
     ap.add_argument("--params", type=Path, default=Path("params.yaml"))
     ap.add_argument("--sentences", type=int, default=None)
     ap.add_argument("--skip-torch", action="store_true")
+    ap.add_argument("--negatives", nargs="+", choices=["corpus", "batch"], default=["corpus", "batch"])
     args = ap.parse_args()
     params = yaml.safe_load(args.params.read_text())
     vocab = Vocabulary.load(args.data / "vocab.tsv")
@@ -69,12 +74,13 @@ def main() -> None:
                                                         np.arange(6, dtype=np.int64), np.ones(6, dtype=np.int64),
                                                         2, 0.0)
     results = {}
-    for fit in ("fused",) if args.skip_torch else ("fused", "torch"):
-        _, s = train_siamese_cbow(corpus, len(vocab), config, dim=m["dim"], init_std=m["init_std"], fit=fit,
-                                  progress=False)
-        results[fit] = s
-        print(f"Siamese CBOW, fit {fit} ({corpus.n_sentences:,} sentences, {s['batches']:,} batches): "
-              f"{s['corpus_words_per_second']:,} corpus words/s, {s['encoded_words_per_second']:,} encoded "
+    runs = [("fused", negatives) for negatives in args.negatives] + ([] if args.skip_torch else [("torch", "corpus")])
+    for fit, negatives in runs:
+        _, s = train_siamese_cbow(corpus, len(vocab), replace(config, negatives=negatives), dim=m["dim"],
+                                  init_std=m["init_std"], fit=fit, progress=False)
+        results[f"{fit}, {negatives} negatives"] = s
+        print(f"Siamese CBOW, fit {fit}, {negatives} negatives ({corpus.n_sentences:,} sentences, {s['batches']:,} "
+              f"batches): {s['corpus_words_per_second']:,} corpus words/s, {s['encoded_words_per_second']:,} encoded "
               f"words/s, {s['wall_seconds']} s")
     for fit, s in results.items():
         print(f"ratio, Siamese CBOW ({fit}) / gensim CBOW: "

@@ -12,6 +12,7 @@ class AdjacentSentenceParams(Section):
     """What sentemb.adjacent.AdjacentSentenceConfig takes, shared by Siamese CBOW and NWS."""
 
     neg: PositiveInt = 2
+    negatives: Literal["corpus", "batch"] = "corpus"  # batch: in-batch negatives (sentemb.adjacent.in_batch_negatives)
     batch_size: PositiveInt = 100
     epochs: PositiveInt = 1
     optimizer: Literal["sgd", "adadelta", "adagrad", "sparse_adam"] = "sgd"

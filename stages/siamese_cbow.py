@@ -4,7 +4,8 @@
 Under ``torchrun --nproc_per_node N`` the training runs data-parallel (README, "Several GPUs"); rank 0 writes.
 
 ``siamese_cbow-lrsumX`` is the same model trained with SGD and ``model.sgd_lr_sum`` = X, a point of the
-training-amount curve (stage group ``siamese_cbow_amount``).
+training-amount curve (stage group ``siamese_cbow_amount``). ``siamese_cbow-inbatch`` is the same model with in-batch
+negatives (``model.negatives: batch``), the faster sampler set beside the paper's.
 """
 
 import re
@@ -46,9 +47,11 @@ def main(name: str) -> None:
     amount = AMOUNT.match(name)
     if amount is not None:
         p = p.model_copy(update={"optimizer": "sgd", "sgd_lr_sum": float(amount["lr_sum"])})
+    elif name == "siamese_cbow-inbatch":
+        p = p.model_copy(update={"negatives": "batch"})
     elif name != "siamese_cbow":
-        raise SentembError(f"unknown model {name!r}; this stage trains siamese_cbow and siamese_cbow-lrsumX (SGD with "
-                           "a summed learning rate of X)")
+        raise SentembError(f"unknown model {name!r}; this stage trains siamese_cbow, siamese_cbow-lrsumX (SGD with "
+                           "a summed learning rate of X) and siamese_cbow-inbatch (in-batch negatives)")
     vocab = Vocabulary.load("data/vocab.tsv")
     corpus = TokenCorpus.load("data/corpus")
     config = AdjacentSentenceConfig(similarity="cosine",

@@ -25,6 +25,36 @@ def test_tuples_respect_documents_and_empty_sentences():
     assert 3 not in candidates.tolist() and len(candidates) == 8
 
 
+def test_in_batch_negatives_are_uniform_over_the_sentences_of_the_tuples():
+    """In-batch negatives (model.negatives: batch) come from the batch's other tuples, and accepting each with
+    probability 1/m(s) makes them uniform over the sentences that occur in a tuple, as the paper's draw from the corpus:
+    a document's first and last sentences (one place in a tuple) as often as inner ones (up to three places). With
+    every m(s) = 1 (no reweighting) the edges would be drawn a third as often as the inner sentences."""
+    from sentemb.adjacent import in_batch_negatives, tuple_roles
+
+    corpus = build_token_corpus([[["w"]] * n for n in (5, 4, 3, 2, 6)], {"w": 0})
+    centres, _ = training_tuples(corpus)
+    roles = tuple_roles(corpus, centres)
+    assert roles.tolist() == [1, 2, 3, 2, 1, 1, 2, 2, 1, 1, 1, 1, 0, 0, 1, 2, 3, 3, 2, 1]  # doc of 2: no tuple
+    for weights, tolerance in ((roles, 0.05), (np.minimum(roles, 1), None)):
+        rng = np.random.default_rng(0)
+        counts = np.zeros(corpus.n_sentences)
+        for _ in range(10_000):  # batches of 8 of the 10 centres, 2 negatives each
+            c = rng.permutation(centres)[:8]
+            sentences = np.concatenate([c, c - 1, c + 1])
+            rows = in_batch_negatives(sentences, weights, 2, rng)
+            assert rows.shape == (2, 8) and ((rows % 8) != np.arange(8)).all()  # never the centre's own tuple
+            np.add.at(counts, sentences[rows].ravel(), 1)
+        assert counts[roles == 0].sum() == 0
+        rate = counts[roles > 0] / counts[roles > 0].mean()
+        if tolerance is not None:
+            assert np.abs(rate - 1).max() < tolerance
+        else:  # the reweighting is what makes it uniform: m(s) = 3 sentences about three times as often as m(s) = 1
+            assert rate[roles[roles > 0] == 3].min() > 2.5 * rate[roles[roles > 0] == 1].max()
+    with pytest.raises(ValueError, match="at least 2 tuples"):
+        in_batch_negatives(np.array([1, 0, 2]), roles, 2, np.random.default_rng(0))
+
+
 def test_initialisation_follows_the_seed():
     torch.manual_seed(123)
     a = AverageEncoder(50, 8, seed=1).embedding.weight
@@ -132,6 +162,10 @@ def test_bad_config_and_device_are_clear_errors():
         AdjacentSentenceConfig(optimizer="lbfgs")
     with pytest.raises(SentembError, match=r"model\.sgd_lr_sum: must be > 0"):
         AdjacentSentenceConfig(sgd_lr_sum=0.0)
+    with pytest.raises(SentembError, match=r"model\.negatives: unknown source 'kb'"):
+        AdjacentSentenceConfig(negatives="kb")
+    with pytest.raises(SentembError, match=r"model\.batch_size: in-batch negatives need batches of at least 2"):
+        AdjacentSentenceConfig(negatives="batch", batch_size=1)
     with pytest.raises(SentembError, match=r"device: expected 'auto', 'cpu' or 'cuda', got 'tpu'"):
         resolve_device("tpu")
     if not torch.cuda.is_available():
@@ -224,14 +258,17 @@ def test_every_torch_trainer_runs_on_the_device_it_is_given(kind):
             _run_trainer(kind, "cuda")
 
 
-def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path):
+@pytest.mark.parametrize("negatives", ["corpus", "batch"])
+def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path, negatives):
     """Siamese CBOW's compiled SGD step (fit: fused) trains the same model as torch's autograd and SGD from the same
-    sampled tuples and learning rates: equal up to float rounding, and the same loss log."""
+    sampled tuples and learning rates: equal up to float rounding, and the same loss log. With in-batch negatives
+    the fused step encodes each of the batch's sentences once and torch encodes every negative again."""
     from sentemb.siamese_cbow.train import train_siamese_cbow
 
     corpus, v = _toy_corpus(30)
     cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
-                                 sgd_decay_epochs=5, max_length=4, log_every=5, seed=2, device="cpu")
+                                 sgd_decay_epochs=5, max_length=4, log_every=5, seed=2, device="cpu",
+                                 negatives=negatives)
     start = AverageEncoder(v, 16, init_std=0.01, seed=2).embedding.weight.detach().numpy()
     got = {}
     for fit in ("torch", "fused"):
@@ -271,6 +308,35 @@ def test_the_fused_sgd_step_writes_the_same_bytes_with_any_number_of_threads():
         assert all(np.isfinite(step(tokens, starts, lengths, 10, 0.5)) for starts, lengths in batches)
         got[threads] = weights
     assert np.abs(got[1] - start).max() > 1e-3  # the steps moved the vectors
+    assert all(np.array_equal(got[1], w) for w in got.values())
+
+
+def test_the_fused_step_with_in_batch_negatives_is_the_step_on_the_negatives_written_out():
+    """A batch whose negatives are rows of its own sentences (in-batch negatives: each sentence encoded once, its
+    gradient summed over the centres that name it) takes the step of the same batch with every negative written
+    out as a sentence of its own, up to float rounding, with one thread or several (then to the bit)."""
+    import numba
+
+    from sentemb.siamese_cbow.fused import FusedSGD
+
+    rng = np.random.default_rng(1)
+    tokens = rng.integers(0, 30, size=800).astype(np.int32)
+    start = (rng.standard_normal((30, 8)) * 0.1).astype(np.float32)
+    b = 10
+    starts, lengths = rng.integers(0, 790, size=3 * b), rng.integers(1, 8, size=3 * b)
+    negatives = np.stack([(np.arange(b) + 1 + rng.integers(0, b - 1, size=b)) % b + rng.integers(0, 3, size=b) * b
+                          for _ in range(2)])  # 2 negatives per centre among the other tuples' sentences
+    assert len(np.unique(negatives)) < negatives.size  # some sentence is the negative of several centres
+    written_out = start.copy()
+    loss = FusedSGD(written_out)(tokens, np.concatenate([starts, starts[negatives].ravel()]),
+                                 np.concatenate([lengths, lengths[negatives].ravel()]), b, 0.5)
+    got = {}
+    for threads in sorted({1, min(3, numba.config.NUMBA_NUM_THREADS)}):
+        got[threads] = start.copy()
+        assert FusedSGD(got[threads], threads=threads)(tokens, starts, lengths, b, 0.5, negatives) == pytest.approx(
+            loss, abs=1e-12)
+    assert np.abs(written_out - start).max() > 1e-3
+    assert np.abs(got[1] - written_out).max() < 1e-6
     assert all(np.array_equal(got[1], w) for w in got.values())
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import numba
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -32,6 +33,7 @@ from sentemb.errors import SentembError
 log = logging.getLogger(__name__)
 
 OPTIMIZERS = ("sgd", "adadelta", "adagrad", "sparse_adam")
+NEGATIVES = ("corpus", "batch")  # where negative sentences are drawn from (AdjacentSentenceConfig.negatives)
 
 
 @dataclass
@@ -149,6 +151,11 @@ class AdjacentSentenceConfig:
 
     Attributes:
         neg: n, random negative sentences per centre sentence (paper: 2).
+        negatives: where they are drawn from. ``"corpus"`` (paper, authors' code): uniformly from the corpus's
+            non-empty sentences, independently of the batch. ``"batch"`` (in-batch negatives, not the paper's): from
+            the sentences of the batch's other tuples, reweighted to be uniform over the corpus
+            (:func:`in_batch_negatives`); the fused step then encodes three sentences per centre instead of
+            3 + n.
         batch_size: centre sentences per batch (paper: 100).
         epochs: passes over the corpus (the released vectors: 1).
         optimizer: ``"sgd"`` (paper), ``"adadelta"`` (the authors' script default, :class:`SparseAdadelta`),
@@ -170,6 +177,7 @@ class AdjacentSentenceConfig:
     """
 
     neg: int = 2
+    negatives: str = "corpus"
     batch_size: int = 100
     epochs: int = 1
     optimizer: str = "sgd"
@@ -187,6 +195,10 @@ class AdjacentSentenceConfig:
         for key in ("neg", "batch_size", "epochs", "log_every"):
             if getattr(self, key) < 1:
                 raise SentembError(f"model.{key}: must be >= 1, got {getattr(self, key)}")
+        if self.negatives not in NEGATIVES:
+            raise SentembError(f"model.negatives: unknown source {self.negatives!r} (expected one of {NEGATIVES})")
+        if self.negatives == "batch" and self.batch_size < 2:
+            raise SentembError("model.batch_size: in-batch negatives need batches of at least 2 centres, got 1")
         if self.optimizer not in OPTIMIZERS:
             raise SentembError(f"model.optimizer: unknown optimizer {self.optimizer!r} (expected one of {OPTIMIZERS})")
         if not self.lr > 0 or not 0 < self.lr_floor <= 1:
@@ -239,6 +251,76 @@ def training_tuples(corpus: TokenCorpus) -> tuple[np.ndarray, np.ndarray]:
     return centres, np.flatnonzero(nonempty).astype(np.int64)
 
 
+def tuple_roles(corpus: TokenCorpus, centres: np.ndarray) -> np.ndarray:
+    """m(s): in how many of the three places of a training tuple (centre, previous, next) sentence s occurs.
+
+    Args:
+        corpus: the token-id corpus.
+        centres: int64, the training tuples' centres (:func:`training_tuples`).
+
+    Returns:
+        uint8, shape (n_sentences,): 0 to 3; 3 for a sentence inside a document, fewer at its edges.
+    """
+    roles = np.zeros(corpus.n_sentences, dtype=np.uint8)
+    for shift in (0, -1, 1):  # centres are distinct, so each fancy-index += adds once per sentence
+        roles[centres + shift] += 1
+    return roles
+
+
+def in_batch_negatives(sentences: np.ndarray, roles: np.ndarray, n_negative: int,
+                       rng: np.random.Generator) -> np.ndarray:
+    """Negatives drawn from the batch's own sentences (in-batch negatives), uniform over the corpus.
+
+    Centre i's negatives come from the other tuples j ≠ i of the batch: a tuple j uniformly, one of its three
+    sentences (centre, previous, next) uniformly, accepted with probability 1/m(s) (:func:`tuple_roles`) and drawn
+    again otherwise. A sentence s occurs in a random tuple's three places with probability ∝ m(s), so each accepted
+    draw is uniform over the sentences that occur in some tuple, independent of centre i, as the paper's draw from
+    the corpus (Kenter et al. 2016 §2.1) is, up to two differences: the draws of one batch share their pool (they
+    are not independent of each other), and a redraw stays in the batch, which leaves a bias of order 1/batch for
+    sentences at a document's edge. Sentences of documents with fewer than three non-empty sentences in a row occur
+    in no tuple and are never drawn.
+
+    Args:
+        sentences: int64, shape (3B,): the batch's sentence indices, [centres, previous, next], B ≥ 2.
+        roles: uint8, shape (n_sentences,): m(s), from :func:`tuple_roles`.
+        n_negative: negatives per centre.
+        rng: the training run's generator.
+
+    Returns:
+        int64, shape (n_negative, B): for each negative of each centre, its row in ``sentences``.
+
+    Raises:
+        ValueError: a batch of fewer than 2 tuples (no other tuple to draw from).
+    """
+    b = len(sentences) // 3
+    if b < 2:
+        raise ValueError(f"in-batch negatives need at least 2 tuples in a batch, got {b}")
+    rows = np.empty(n_negative * b, dtype=np.int64)
+    done = 0
+    while done < len(rows):  # 8 proposals a negative where about 3 are needed: one block, nearly always
+        done = _accept_in_batch(rng.random(16 * len(rows)), sentences, roles, b, rows, done)
+    return rows.reshape(n_negative, b)
+
+
+@numba.njit(cache=True)
+def _accept_in_batch(u, sentences, roles, b, rows, done):  # pragma: no cover
+    """Fill rows[done:] by proposal and acceptance (:func:`in_batch_negatives`) from the uniforms u, two a proposal;
+    returns how many rows are filled when u runs out."""
+    q = 0
+    for t in range(done, len(rows)):
+        while True:
+            if q + 2 > len(u):
+                return t
+            place = int(u[q] * (3 * (b - 1)))  # one of the three sentences of one of the other b − 1 tuples
+            row = (place // (b - 1)) * b + (t % b + 1 + place % (b - 1)) % b
+            accept = u[q + 1] * roles[sentences[row]] < 1.0  # probability 1/m(s)
+            q += 2
+            if accept:
+                rows[t] = row
+                break
+    return len(rows)
+
+
 def _optimizer(name: str, params, lr: float) -> torch.optim.Optimizer:
     if name == "sgd":
         return torch.optim.SGD(params, lr=lr)
@@ -265,8 +347,9 @@ def train_adjacent_sentences(
     """Train ``encoder`` to predict each sentence's neighbours among random sentences (Kenter et al. 2016 §2).
 
     For each centre sentence s_i: S+ = {s_{i−1}, s_{i+1}} (same document), S− = ``config.neg`` sentences drawn
-    uniformly from the non-empty sentences of the corpus (not de-duplicated against S+, as the authors' code).
-    Centres are visited in a seeded random order each epoch.
+    uniformly from the non-empty sentences of the corpus (not de-duplicated against S+, as the authors' code), or,
+    with ``config.negatives == "batch"``, from the batch's other tuples (:func:`in_batch_negatives`; a last batch
+    of a single centre is skipped). Centres are visited in a seeded random order each epoch.
 
     Under ``torchrun`` (a process group up, :func:`sentemb.device.init_distributed`) the encoder is wrapped in
     ``DistributedDataParallel``. Every process draws the same centres and negatives (the same seed) and takes its
@@ -284,9 +367,10 @@ def train_adjacent_sentences(
         checkpoint: called as ``checkpoint(step, encoder)`` before the first batch, every ``checkpoint_every``
             batches and after the last (e.g. to score the model during training); its time is not counted in the
             throughput.
-        step_function: SGD only: a compiled step ``f(token_ids, starts, lengths, n_centres, lr) -> mean loss``
-            that reads the batch's sentences from the corpus in place (``token_ids``, each sentence's start, its
-            length cut at ``max_length``) and updates the encoder's weights in place
+        step_function: SGD only: a compiled step ``f(token_ids, starts, lengths, n_centres, lr, negatives) -> mean
+            loss`` that reads the batch's sentences from the corpus in place (``token_ids``, each sentence's start,
+            its length cut at ``max_length``; in-batch negatives: ``negatives`` gives their rows among the batch's
+            sentences, else ``None`` and they follow the next sentences) and updates the encoder's weights in place
             (:class:`sentemb.siamese_cbow.fused.FusedSGD`) instead of torch's forward, backward and optimiser; the
             same tuples, the same learning rates, the same arithmetic.
 
@@ -303,6 +387,8 @@ def train_adjacent_sentences(
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     centres, candidates = training_tuples(corpus)
+    in_batch = config.negatives == "batch"
+    roles = tuple_roles(corpus, centres) if in_batch else None
     encoder.to(device).train()
     model = encoder
     if world_size > 1:
@@ -310,7 +396,9 @@ def train_adjacent_sentences(
             raise SentembError("the fused step runs in one process; under torchrun use the torch fit")
         model = nn.parallel.DistributedDataParallel(encoder, device_ids=[device] if device.type == "cuda" else None)
     batches_per_epoch = math.ceil(len(centres) / config.batch_size)
-    total = batches_per_epoch * config.epochs
+    smallest = max(2, world_size) if in_batch else world_size  # a smaller last batch is skipped (below)
+    last_batch = len(centres) - (batches_per_epoch - 1) * config.batch_size
+    total = (batches_per_epoch - (last_batch < smallest)) * config.epochs  # the steps taken
     lr0, factor = config.schedule(batches_per_epoch)
     if step_function is not None and config.optimizer != "sgd":
         raise SentembError(f"a fused step is plain SGD (optimizer {config.optimizer!r} asked for)")
@@ -347,9 +435,16 @@ def train_adjacent_sentences(
         order = rng.permutation(centres)
         for b in range(batches_per_epoch):
             c = order[b * config.batch_size : (b + 1) * config.batch_size]
-            neg = candidates[rng.integers(0, len(candidates), size=(config.neg, len(c)))]
-            if len(c) < world_size:  # a last batch too small to share: every process skips it alike
-                continue
+            if in_batch:
+                if len(c) < smallest:  # a last batch of one centre has no other tuple to draw from
+                    continue
+                sentences = np.concatenate([c, c - 1, c + 1])
+                neg_rows = in_batch_negatives(sentences, roles, config.neg, rng)
+                neg = sentences[neg_rows]
+            else:
+                neg = candidates[rng.integers(0, len(candidates), size=(config.neg, len(c)))]
+                if len(c) < smallest:  # a last batch too small to share: every process skips it alike
+                    continue
             n_sent += len(c)  # the whole batch, whatever share of it this process encodes
             n_words += int(lengths[c].sum())
             bar.update(len(c))
@@ -363,13 +458,15 @@ def train_adjacent_sentences(
             idx = np.concatenate([c, c - 1, c + 1, neg.ravel()])
             bsz = len(c)
             if step_function is not None:  # it reads the sentences from the corpus in place
+                if in_batch:  # each sentence once: the negatives are rows of the batch's own sentences
+                    idx = sentences
                 starts = sentence_starts[idx]
                 kept = sentence_starts[idx + 1] - starts
                 if config.max_length is not None:
                     np.minimum(kept, config.max_length, out=kept)
                 n_encoded += int(kept.sum())
                 lr = lr0 * factor(step)
-                loss = step_function(tokens, starts, kept, bsz, lr)
+                loss = step_function(tokens, starts, kept, bsz, lr, neg_rows if in_batch else None)
                 lr_sum += lr
             else:
                 ids, offsets = corpus.gather(idx, config.max_length)

@@ -5,10 +5,12 @@ The arithmetic is that of :class:`~sentemb.siamese_cbow.encoder.AverageEncoder` 
 (Kenter et al. 2016 §2.1-2.2, §3.4): every sentence of the batch is averaged with the weights before the step, the
 softmax cross-entropy over (previous, next, negatives) is averaged over the centres, and each word row then moves by
 −lr × (its summed gradient). What torch does in a dozen kernels with a sparse gradient built, coalesced and added,
-this does in three passes over the batch's token rows, read from the corpus where they lie, without allocating
-per token.
+this does in passes over the batch's token rows, read from the corpus where they lie, without allocating per token.
+With in-batch negatives (:func:`~sentemb.adjacent.in_batch_negatives`) the batch holds each sentence once and a
+sentence may be a candidate of several centres: the step is the same, on three sentences per centre instead of five.
 
-Threads share the sentences of the forward pass and the centres of the loss; in the update, where a frequent word's
+Threads share the sentences of the forward pass, the centres of the loss and the sentences again for the gradient of
+each candidate (summed over the centres that name it, in a fixed order); in the update, where a frequent word's
 row is written by many sentences, each thread owns the rows of a share of the words and walks every token in order.
 So no two threads write the same float, the result does not depend on the number of threads or their timing (unlike
 Hogwild word2vec), and it equals the torch step up to float rounding (``tests/test_training.py`` compares them on the
@@ -24,9 +26,11 @@ _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of th
 
 
 @numba.njit(parallel=True, cache=True)
-def _sgd_step(weights, tokens, starts, lengths, n_centre, n_candidates, lr, chunks, emb, grad):  # pragma: no cover
+def _sgd_step(weights, tokens, starts, lengths, candidates, ref_starts, refs, lr, chunks, emb, grad,
+              coef):  # pragma: no cover
     dim = weights.shape[1]
     n_bags = lengths.shape[0]
+    n_centre, n_candidates = candidates.shape
     # 1. every sentence's mean vector (sentences across threads; each row summed in token order), read straight from
     #    the corpus: sentence s is tokens[starts[s]:starts[s] + lengths[s]]. emb and grad are the caller's (n_bags,
     #    dim) buffers, reused from step to step (7% faster on the full corpus than fresh arrays each step): zeroed here
@@ -46,8 +50,9 @@ def _sgd_step(weights, tokens, starts, lengths, n_centre, n_candidates, lr, chun
         inv = np.float32(1.0) / np.float32(n)
         for j in range(dim):
             e[j] *= inv
-    # 2. cosine similarities, softmax cross-entropy and its gradient with respect to every sentence's mean
-    #    (centres across threads; centre i writes only its own row and its candidates' rows)
+    # 2a. cosine similarities, softmax cross-entropy and its gradient with respect to each centre's mean (centres
+    #     across threads; centre i writes its own row), keeping for each candidate k the factors of its gradient:
+    #     coef[i, k] = (dL/d sim_ik, 1 / (|a| |x|), sim_ik / |x|²), dL/d sim = 0 where it is skipped
     losses = np.zeros(n_centre, dtype=np.float64)
     for i in numba.prange(n_centre):
         a = emb[i]
@@ -59,7 +64,7 @@ def _sgd_step(weights, tokens, starts, lengths, n_centre, n_candidates, lr, chun
         sims = np.empty(n_candidates, dtype=np.float64)
         norms = np.empty(n_candidates, dtype=np.float64)
         for k in range(n_candidates):
-            x = emb[n_centre * (k + 1) + i]
+            x = emb[candidates[i, k]]
             nx, dot = 0.0, 0.0
             for j in range(dim):
                 nx += x[j] * x[j]
@@ -75,15 +80,34 @@ def _sgd_step(weights, tokens, starts, lengths, n_centre, n_candidates, lr, chun
         losses[i] = -0.5 * ((sims[0] - log_total) + (sims[1] - log_total))  # two positives, target 1/2 each
         for k in range(n_candidates):
             g = (np.exp(sims[k] - log_total) - (0.5 if k < 2 else 0.0)) / n_centre  # d(mean loss)/d sim_k
+            coef[i, k, 0] = 0.0
             if g == 0.0 or na == 0.0 or norms[k] == 0.0:
                 continue
-            x = emb[n_centre * (k + 1) + i]
-            gx = grad[n_centre * (k + 1) + i]
+            x = emb[candidates[i, k]]
             inv = 1.0 / (na * norms[k])
             ca = sims[k] / (na * na)
-            cx = sims[k] / (norms[k] * norms[k])
+            coef[i, k, 0] = g
+            coef[i, k, 1] = inv
+            coef[i, k, 2] = sims[k] / (norms[k] * norms[k])
             for j in range(dim):
                 ga[j] += g * (x[j] * inv - ca * a[j])
+    # 2b. the gradient with respect to each candidate's mean (sentences across threads): sentence r adds the terms
+    #     of every (centre, candidate) pair that names it, refs[ref_starts[r]:ref_starts[r + 1]] (flat indices
+    #     i × n_candidates + k, in increasing order), so a sentence that is the candidate of several centres
+    #     (in-batch negatives) is written by one thread, in a fixed order
+    for r in numba.prange(n_bags):
+        x = emb[r]
+        gx = grad[r]
+        for q in range(ref_starts[r], ref_starts[r + 1]):
+            i = refs[q] // n_candidates
+            k = refs[q] % n_candidates
+            g = coef[i, k, 0]
+            if g == 0.0:
+                continue
+            a = emb[i]
+            inv = coef[i, k, 1]
+            cx = coef[i, k, 2]
+            for j in range(dim):
                 gx[j] += g * (a[j] * inv - cx * x[j])
     # 3. the SGD step on every word row of the batch, W[w] -= lr * Σ_sentences (grad of the mean) / length, in
     #    token order; a word may occur in many sentences, so each thread owns the rows of a share of the words
@@ -124,27 +148,54 @@ class FusedSGD:
         self.weights = weights
         self.threads = max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
         self._emb = self._grad = np.zeros((0, weights.shape[1]), dtype=np.float32)  # grown to the largest batch
+        self._coef = np.zeros((0, 0, 3), dtype=np.float64)
+        self._layouts: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def __call__(self, tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_centre: int,
-                 lr: float) -> float:
-        """One step on a batch of sentences in the order [centres, previous, next, negatives…] (each block
-        ``n_centre`` sentences), read from the corpus in place (no gathered copy of their tokens).
+    def __call__(self, tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_centre: int, lr: float,
+                 negatives: np.ndarray | None = None) -> float:
+        """One step on a batch of sentences, read from the corpus in place (no gathered copy of their tokens).
 
         Args:
             tokens: int32 or int64, shape (n_tokens,): the corpus's token ids (:attr:`TokenCorpus.token_ids`).
-            starts: int64, shape (k,): where each sentence of the batch starts in ``tokens``.
+            starts: int64, shape (k,): where each sentence of the batch starts in ``tokens``, in the order
+                [centres, previous, next, negatives…] (each block ``n_centre`` sentences), or [centres, previous,
+                next] with ``negatives``.
             lengths: int64, shape (k,): its tokens (cut at ``max_length``).
-            n_centre: centres in the batch (k = n_centre × (3 + negatives)).
+            n_centre: centres in the batch.
             lr: the step's learning rate.
+            negatives: int64, shape (n, n_centre): in-batch negatives
+                (:func:`~sentemb.adjacent.in_batch_negatives`), the row among the batch's sentences of each
+                centre's negatives; ``None``: the batch holds its negatives after the next sentences.
 
         Returns:
             The batch's mean loss (nats).
         """
         n_bags = len(starts)
-        n_candidates = n_bags // n_centre - 1
+        if negatives is None:  # candidate k of centre i is sentence (k + 1) × n_centre + i: the same every batch
+            key = (n_centre, n_bags)
+            if key not in self._layouts:
+                self._layouts[key] = _references(np.arange(n_centre, n_bags, dtype=np.int64).reshape(-1, n_centre).T,
+                                                 n_bags)
+            candidates, ref_starts, refs = self._layouts[key]
+        else:
+            positives = np.arange(n_centre, 3 * n_centre, dtype=np.int64).reshape(2, n_centre)
+            candidates, ref_starts, refs = _references(np.concatenate([positives, negatives]).T, n_bags)
         if len(self._emb) < n_bags:
             self._emb = np.empty((n_bags, self.weights.shape[1]), dtype=np.float32)
             self._grad = np.empty_like(self._emb)
+        if self._coef.shape[0] < n_centre or self._coef.shape[1] < candidates.shape[1]:
+            self._coef = np.empty((n_centre, candidates.shape[1], 3), dtype=np.float64)
         numba.set_num_threads(self.threads)
-        return float(_sgd_step(self.weights, tokens, starts, lengths, n_centre, n_candidates, lr, self.threads,
-                               self._emb[:n_bags], self._grad[:n_bags]))
+        return float(_sgd_step(self.weights, tokens, starts, lengths, candidates, ref_starts, refs, lr, self.threads,
+                               self._emb[:n_bags], self._grad[:n_bags], self._coef[:n_centre, : candidates.shape[1]]))
+
+
+def _references(candidates: np.ndarray, n_bags: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's view of a batch's candidates: the (n_centre, n_candidates) rows, C-contiguous, and for each
+    sentence the flat indices i × n_candidates + k of the pairs that name it (``refs[ref_starts[r]:ref_starts[r +
+    1]]``, increasing)."""
+    candidates = np.ascontiguousarray(candidates)
+    flat = candidates.ravel()
+    ref_starts = np.zeros(n_bags + 1, dtype=np.int64)
+    np.cumsum(np.bincount(flat, minlength=n_bags), out=ref_starts[1:])
+    return candidates, ref_starts, np.argsort(flat, kind="stable")
