@@ -9,9 +9,10 @@ this does in passes over the batch's token rows, read from the corpus where they
 With in-batch negatives (:func:`~sentemb.adjacent.in_batch_negatives`) the batch holds each sentence once and a
 sentence may be a candidate of several centres: the step is the same, on three sentences per centre instead of five.
 
-Threads share the sentences of the forward pass, the centres of the loss and the sentences again for the gradient of
-each candidate (summed over the centres that name it, in a fixed order); in the update, where a frequent word's
-row is written by many sentences, each thread owns the rows of a share of the words and walks every token in order.
+Threads share the sentences of the forward pass and the centres of the loss (each centre writes the gradient of its
+own candidates; with in-batch negatives the threads share the sentences again, each summing its gradient over the
+centres that name it, in a fixed order); in the update, where a frequent word's row is written by many sentences,
+each thread owns the rows of a share of the words and walks every token in order.
 So no two threads write the same float, the result does not depend on the number of threads or their timing (unlike
 Hogwild word2vec), and it equals the torch step up to float rounding (``tests/test_training.py`` compares them on the
 same sampled tuples).
@@ -23,10 +24,11 @@ import numba
 import numpy as np
 
 _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of the norms)
+_NO_REFS = np.zeros(1, dtype=np.int64)  # the references of a batch whose candidates are each a centre's own
 
 
 @numba.njit(parallel=True, cache=True)
-def _sgd_step(weights, tokens, starts, lengths, candidates, ref_starts, refs, lr, chunks, emb, grad,
+def _sgd_step(weights, tokens, starts, lengths, candidates, shared, ref_starts, refs, lr, chunks, emb, grad,
               coef):  # pragma: no cover
     dim = weights.shape[1]
     n_bags = lengths.shape[0]
@@ -51,8 +53,10 @@ def _sgd_step(weights, tokens, starts, lengths, candidates, ref_starts, refs, lr
         for j in range(dim):
             e[j] *= inv
     # 2a. cosine similarities, softmax cross-entropy and its gradient with respect to each centre's mean (centres
-    #     across threads; centre i writes its own row), keeping for each candidate k the factors of its gradient:
-    #     coef[i, k] = (dL/d sim_ik, 1 / (|a| |x|), sim_ik / |x|²), dL/d sim = 0 where it is skipped
+    #     across threads; centre i writes its own row). When no sentence is the candidate of two centres (not
+    #     shared: negatives from the corpus), centre i also writes its candidates' rows; otherwise it keeps for each
+    #     candidate k the factors of its gradient for 2b: coef[i, k] = (dL/d sim_ik, 1 / (|a| |x|), sim_ik / |x|²),
+    #     dL/d sim = 0 where it is skipped
     losses = np.zeros(n_centre, dtype=np.float64)
     for i in numba.prange(n_centre):
         a = emb[i]
@@ -86,29 +90,37 @@ def _sgd_step(weights, tokens, starts, lengths, candidates, ref_starts, refs, lr
             x = emb[candidates[i, k]]
             inv = 1.0 / (na * norms[k])
             ca = sims[k] / (na * na)
-            coef[i, k, 0] = g
-            coef[i, k, 1] = inv
-            coef[i, k, 2] = sims[k] / (norms[k] * norms[k])
-            for j in range(dim):
-                ga[j] += g * (x[j] * inv - ca * a[j])
+            cx = sims[k] / (norms[k] * norms[k])
+            if shared:
+                coef[i, k, 0] = g
+                coef[i, k, 1] = inv
+                coef[i, k, 2] = cx
+                for j in range(dim):
+                    ga[j] += g * (x[j] * inv - ca * a[j])
+            else:
+                gx = grad[candidates[i, k]]
+                for j in range(dim):
+                    ga[j] += g * (x[j] * inv - ca * a[j])
+                    gx[j] += g * (a[j] * inv - cx * x[j])
     # 2b. the gradient with respect to each candidate's mean (sentences across threads): sentence r adds the terms
     #     of every (centre, candidate) pair that names it, refs[ref_starts[r]:ref_starts[r + 1]] (flat indices
     #     i × n_candidates + k, in increasing order), so a sentence that is the candidate of several centres
     #     (in-batch negatives) is written by one thread, in a fixed order
-    for r in numba.prange(n_bags):
-        x = emb[r]
-        gx = grad[r]
-        for q in range(ref_starts[r], ref_starts[r + 1]):
-            i = refs[q] // n_candidates
-            k = refs[q] % n_candidates
-            g = coef[i, k, 0]
-            if g == 0.0:
-                continue
-            a = emb[i]
-            inv = coef[i, k, 1]
-            cx = coef[i, k, 2]
-            for j in range(dim):
-                gx[j] += g * (a[j] * inv - cx * x[j])
+    if shared:
+        for r in numba.prange(n_bags):
+            x = emb[r]
+            gx = grad[r]
+            for q in range(ref_starts[r], ref_starts[r + 1]):
+                i = refs[q] // n_candidates
+                k = refs[q] % n_candidates
+                g = coef[i, k, 0]
+                if g == 0.0:
+                    continue
+                a = emb[i]
+                inv = coef[i, k, 1]
+                cx = coef[i, k, 2]
+                for j in range(dim):
+                    gx[j] += g * (a[j] * inv - cx * x[j])
     # 3. the SGD step on every word row of the batch, W[w] -= lr * Σ_sentences (grad of the mean) / length, in
     #    token order; a word may occur in many sentences, so each thread owns the rows of a share of the words
     #    (id mod chunks: whole rows, 7% faster than sharing out the dimensions) and walks every token
@@ -149,7 +161,7 @@ class FusedSGD:
         self.threads = max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
         self._emb = self._grad = np.zeros((0, weights.shape[1]), dtype=np.float32)  # grown to the largest batch
         self._coef = np.zeros((0, 0, 3), dtype=np.float64)
-        self._layouts: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._layouts: dict[tuple[int, int], np.ndarray] = {}
 
     def __call__(self, tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_centre: int, lr: float,
                  negatives: np.ndarray | None = None) -> float:
@@ -171,23 +183,25 @@ class FusedSGD:
             The batch's mean loss (nats).
         """
         n_bags = len(starts)
-        if negatives is None:  # candidate k of centre i is sentence (k + 1) × n_centre + i: the same every batch
-            key = (n_centre, n_bags)
-            if key not in self._layouts:
-                self._layouts[key] = _references(np.arange(n_centre, n_bags, dtype=np.int64).reshape(-1, n_centre).T,
-                                                 n_bags)
-            candidates, ref_starts, refs = self._layouts[key]
-        else:
+        shared = negatives is not None  # a sentence may be the candidate of several centres (2b of the kernel)
+        if shared:
             positives = np.arange(n_centre, 3 * n_centre, dtype=np.int64).reshape(2, n_centre)
             candidates, ref_starts, refs = _references(np.concatenate([positives, negatives]).T, n_bags)
+        else:  # candidate k of centre i is sentence (k + 1) × n_centre + i, its own: the same every batch
+            key = (n_centre, n_bags)
+            if key not in self._layouts:
+                self._layouts[key] = np.ascontiguousarray(
+                    np.arange(n_centre, n_bags, dtype=np.int64).reshape(-1, n_centre).T)
+            candidates, ref_starts, refs = self._layouts[key], _NO_REFS, _NO_REFS
         if len(self._emb) < n_bags:
             self._emb = np.empty((n_bags, self.weights.shape[1]), dtype=np.float32)
             self._grad = np.empty_like(self._emb)
         if self._coef.shape[0] < n_centre or self._coef.shape[1] < candidates.shape[1]:
             self._coef = np.empty((n_centre, candidates.shape[1], 3), dtype=np.float64)
         numba.set_num_threads(self.threads)
-        return float(_sgd_step(self.weights, tokens, starts, lengths, candidates, ref_starts, refs, lr, self.threads,
-                               self._emb[:n_bags], self._grad[:n_bags], self._coef[:n_centre, : candidates.shape[1]]))
+        coef = self._coef[:n_centre, : candidates.shape[1]]
+        return float(_sgd_step(self.weights, tokens, starts, lengths, candidates, shared, ref_starts, refs, lr,
+                               self.threads, self._emb[:n_bags], self._grad[:n_bags], coef))
 
 
 def _references(candidates: np.ndarray, n_bags: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
