@@ -128,8 +128,10 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     table = (proj / "reports/kenter2016_table1.md").read_text()
     assert "| STS12 | MSRpar |" in table and "19 sets in both" not in table  # only 5 of Kenter's sets evaluated here
     for section in ("## Williams' test", "## Unknown words", "## Controls", "## Training amount",
-                    "## Claims of Kenter et al."):
+                    "## In-batch negatives", "## Claims of Kenter et al."):
         assert section in table, section
+    info = json.loads((proj / "models/siamese_cbow-inbatch/config.json").read_text())["info"]["training"]
+    assert info["config"]["negatives"] == "batch" and info["fit"] == "torch"  # the profile's AdaGrad: torch's fit
     assert "Siamese CBOW beats averaged word2vec CBOW vectors" in table and "over 5 datasets" in table
     curve = (proj / "metrics/kenter_training_amount.csv").read_text().splitlines()
     assert curve[0] == "model,optimizer,lr_sum,STS12-15" and len(curve) == 7
@@ -203,9 +205,9 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
             (proj / f"models/{model}/config.json").read_text()))), model
     # determinism: every kind of trainer run again on the same params writes the same bytes (both lock files: every md5)
     lock = _locks(proj)
-    trainers = ["split", "vocab", "pairs", "word2vec@sg", "word2vec@cbow", "glove", "siamese_cbow", "nws@glove",
-                "control@untrained-1", "baseline@glove-sif-pc", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
-                "paraphrastic@para-gran", "supervised-data", "supervise@gran-universal"]
+    trainers = ["split", "vocab", "pairs", "word2vec@sg", "glove", "siamese_cbow", "siamese_cbow_inbatch", "nws@glove",
+                "paraphrastic@paragram", "paraphrastic@para-lstmavg", "paraphrastic@para-gran", "supervised-data",
+                "supervise@gran-universal"]
     _dvc(proj, "repro", "--force", "--single-item", *trainers)  # one DVC process: each stage alone, in this order
     assert _locks(proj) == lock, _lock_diff(lock, _locks(proj))
     # a training stage killed mid-run (the whole process group, SIGKILL) leaves no output, is stale, and reruns to
@@ -249,8 +251,8 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     supervise = {f"supervise@{m}-{s}" for m in ("avg", "lstmavg", "gran") for s in ("random", "initialised",
                                                                                   "universal")}
     gran_supervise = {s for s in supervise if s.startswith("supervise@gran-")}  # they build GRAN-3 now
-    assert set(changed) == {"siamese_cbow", *amount_stages, *(f"nws@{v}" for v in vectors), "paraphrastic@para-gran",
-                            "report", *gran_supervise, "report-supervised"}
+    assert set(changed) == {"siamese_cbow", "siamese_cbow_inbatch", *amount_stages, *(f"nws@{v}" for v in vectors),
+                            "paraphrastic@para-gran", "report", *gran_supervise, "report-supervised"}
     (proj / "params.yaml").write_text(params_before)
     assert _dvc(proj, "status").stdout.strip() == "Data and pipelines are up to date."
     # an edit to one family's code makes exactly that family's stages stale (and the report, which names the
@@ -258,7 +260,8 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     salience = {*(f"nws@{v}" for v in vectors), *(f"baseline@{v}-{w}" for v in vectors for w in ("isf", "isf-log",
                 "sif", "sif-pc")), *(f"evaluate-salience@{m}" for m in weighted), *(f"norms@{v}" for v in vectors)}
     touched = {
-        "src/sentemb/siamese_cbow/encoder.py": {"siamese_cbow", *amount_stages, *(f"control@{c}" for c in controls)},
+        "src/sentemb/siamese_cbow/encoder.py": {"siamese_cbow", "siamese_cbow_inbatch", *amount_stages,
+                                                *(f"control@{c}" for c in controls)},
         "src/sentemb/salience/weighting.py": salience,
         "src/sentemb/paraphrastic/composition.py": {"paraphrastic@paragram", *(f"paraphrastic@{m}" for m in
                                                     paraphrastic), *(f"evaluate-paraphrastic@{m}" for m in
