@@ -268,8 +268,8 @@ def in_batch_evidence(model: str) -> list[str]:
     verdict = "no significant difference" if c["p"] >= 0.05 else "a significant difference"
     return ["## In-batch negatives: the faster sampler beside the paper's\n",
             f"`{model}` is `siamese_cbow` with each centre's negatives drawn from the batch's other tuples, reweighted "
-            "to be uniform over the corpus (`model.negatives: batch`, README \"Speed\"), where the paper draws them "
-            f"from the whole corpus. Over Kenter's {c['datasets']} sets: {verdict} "
+            "to be uniform over the corpus (`model.negatives: batch`, README \"Choices worth knowing\"), where the "
+            f"paper draws them from the whole corpus. Over Kenter's {c['datasets']} sets: {verdict} "
             f"({comparison_evidence('in-batch', 'corpus', c)}); Williams' t per set: in-batch significantly better "
             f"(p < 0.05) on {better} of {len(w)} sets, significantly worse on {worse}.\n"]
 
