@@ -277,8 +277,8 @@ def in_batch_negatives(sentences: np.ndarray, roles: np.ndarray, n_negative: int
     draw is uniform over the sentences that occur in some tuple, independent of centre i, as the paper's draw from
     the corpus (Kenter et al. 2016 §2.1) is, up to two differences: the draws of one batch share their pool (they
     are not independent of each other), and a redraw stays in the batch, which leaves a bias of order 1/batch for
-    sentences at a document's edge. Sentences of documents with fewer than three non-empty sentences in a row occur
-    in no tuple and are never drawn.
+    sentences at a document's edge. A sentence that is not among three consecutive non-empty sentences of its
+    document occurs in no tuple and is never drawn.
 
     Args:
         sentences: int64, shape (3B,): the batch's sentence indices, [centres, previous, next], B ≥ 2.
@@ -300,6 +300,20 @@ def in_batch_negatives(sentences: np.ndarray, roles: np.ndarray, n_negative: int
     while done < len(rows):  # 8 proposals a negative where about 3 are needed: one block, nearly always
         done = _accept_in_batch(rng.random(16 * len(rows)), sentences, roles, b, rows, done)
     return rows.reshape(n_negative, b)
+
+
+def candidate_rows(n_centre: int, negatives: np.ndarray) -> np.ndarray:
+    """Each centre's candidates as rows of a batch [centres, previous, next] with in-batch negatives.
+
+    Args:
+        n_centre: B, the batch's centres.
+        negatives: int64, shape (n, B), from :func:`in_batch_negatives`.
+
+    Returns:
+        int64, shape (B, 2 + n), C-contiguous: centre i's previous (row B + i), next (2B + i), then its negatives.
+    """
+    positives = np.arange(n_centre, 3 * n_centre, dtype=np.int64).reshape(2, n_centre)
+    return np.ascontiguousarray(np.concatenate([positives, negatives]).T)
 
 
 @numba.njit(cache=True)
@@ -457,16 +471,17 @@ def train_adjacent_sentences(
                 c, neg = c[part], neg[:, part]
             idx = np.concatenate([c, c - 1, c + 1, neg.ravel()])
             bsz = len(c)
+            encode_once = in_batch and world_size == 1  # the negatives are rows of the batch's own sentences
+            if encode_once:
+                idx = sentences
             if step_function is not None:  # it reads the sentences from the corpus in place
-                if in_batch:  # each sentence once: the negatives are rows of the batch's own sentences
-                    idx = sentences
                 starts = sentence_starts[idx]
                 kept = sentence_starts[idx + 1] - starts
                 if config.max_length is not None:
                     np.minimum(kept, config.max_length, out=kept)
                 n_encoded += int(kept.sum())
                 lr = lr0 * factor(step)
-                loss = step_function(tokens, starts, kept, bsz, lr, neg_rows if in_batch else None)
+                loss = step_function(tokens, starts, kept, bsz, lr, neg_rows if encode_once else None)
                 lr_sum += lr
             else:
                 ids, offsets = corpus.gather(idx, config.max_length)
@@ -474,7 +489,10 @@ def train_adjacent_sentences(
                     n_encoded += len(ids)
                 emb = model(TokenBatch.from_numpy(ids, offsets, device))
                 center = emb[:bsz]
-                cands = emb[bsz:].view(k, bsz, -1).transpose(0, 1)
+                if encode_once:  # autograd sums a sentence's gradient over the centres that name it
+                    cands = emb[torch.from_numpy(candidate_rows(bsz, neg_rows)).to(device)]
+                else:
+                    cands = emb[bsz:].view(k, bsz, -1).transpose(0, 1)
                 loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity=config.similarity) * share
                 opt.zero_grad(set_to_none=True)
                 loss.backward()

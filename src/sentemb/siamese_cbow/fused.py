@@ -23,6 +23,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sentemb.adjacent import candidate_rows
+
 _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of the norms)
 _NO_REFS = np.zeros(1, dtype=np.int64)  # the references of a batch whose candidates are each a centre's own
 
@@ -185,8 +187,8 @@ class FusedSGD:
         n_bags = len(starts)
         shared = negatives is not None  # a sentence may be the candidate of several centres (2b of the kernel)
         if shared:
-            positives = np.arange(n_centre, 3 * n_centre, dtype=np.int64).reshape(2, n_centre)
-            candidates, ref_starts, refs = _references(np.concatenate([positives, negatives]).T, n_bags)
+            candidates = candidate_rows(n_centre, negatives)
+            ref_starts, refs = _references(candidates, n_bags)
         else:  # candidate k of centre i is sentence (k + 1) × n_centre + i, its own: the same every batch
             key = (n_centre, n_bags)
             if key not in self._layouts:
@@ -204,12 +206,11 @@ class FusedSGD:
                                self.threads, self._emb[:n_bags], self._grad[:n_bags], coef))
 
 
-def _references(candidates: np.ndarray, n_bags: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The kernel's view of a batch's candidates: the (n_centre, n_candidates) rows, C-contiguous, and for each
-    sentence the flat indices i × n_candidates + k of the pairs that name it (``refs[ref_starts[r]:ref_starts[r +
-    1]]``, increasing)."""
-    candidates = np.ascontiguousarray(candidates)
+def _references(candidates: np.ndarray, n_bags: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each of a batch's sentences, the flat indices i × n_candidates + k of the (centre, candidate) pairs that
+    name it in ``candidates`` (C-contiguous, (n_centre, n_candidates)): ``refs[ref_starts[r]:ref_starts[r + 1]]``,
+    increasing."""
     flat = candidates.ravel()
     ref_starts = np.zeros(n_bags + 1, dtype=np.int64)
     np.cumsum(np.bincount(flat, minlength=n_bags), out=ref_starts[1:])
-    return candidates, ref_starts, np.argsort(flat, kind="stable")
+    return ref_starts, np.argsort(flat, kind="stable")
