@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -314,50 +315,51 @@ def test_empty_corpus_stops_the_split_stage_with_a_clear_error(tmp_path, shared)
     assert not (proj / "data/sentences/sentences.txt").exists()
 
 
-def _stage(proj: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=proj, capture_output=True, text=True)
+def _stages(proj: Path, *calls: tuple[str, ...]) -> list[subprocess.CompletedProcess]:
+    """Run each stage script (its arguments) as a new process, two at a time (the machine's cores), in order."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(lambda args: subprocess.run([sys.executable, *args], cwd=proj, capture_output=True,
+                                                         text=True), calls))
 
 
 def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     proj = _project(tmp_path, shared)
-    res = _stage(proj, "stages/siamese_cbow.py")
-    assert res.returncode == 2 and res.stderr.strip() == "error: usage: python stages/siamese_cbow.py NAME"
-    res = _stage(proj, "stages/nws.py", "skip_thought")
-    assert res.returncode == 1
-    assert res.stderr.strip().startswith("error: unknown model 'skip_thought': Neural Word Salience models are named "
+    usage, nws = _stages(proj, ("stages/siamese_cbow.py",), ("stages/nws.py", "skip_thought"))
+    assert usage.returncode == 2 and usage.stderr.strip() == "error: usage: python stages/siamese_cbow.py NAME"
+    assert nws.returncode == 1
+    assert nws.stderr.strip().startswith("error: unknown model 'skip_thought': Neural Word Salience models are named "
                                          "VECTORS-nws")
     params = yaml.safe_load((proj / "params.yaml").read_text())
     params["model"]["neg"] = 0
     params["model"]["optimiser"] = "sgd"
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    res = _stage(proj, "stages/siamese_cbow.py", "siamese_cbow")
-    assert res.returncode == 1 and "Traceback" not in res.stderr
-    assert "model.neg: Input should be greater than 0 (got 0)" in res.stderr
-    assert "model.optimiser: Extra inputs are not permitted" in res.stderr
-    res = _stage(proj, "stages/word2vec.py", "fasttext")
-    assert res.returncode == 1 and "unknown word-vector model 'fasttext'; pretrain defines: word2vec-sg" in res.stderr
-    res = _stage(proj, "stages/word2vec.py", "glove")
-    assert res.returncode == 1 and "pretrain.glove.method: Input should be 'word2vec' (got 'glove')" in res.stderr
-    res = _stage(proj, "stages/baseline.py", "glove", "tfidf")
-    assert res.returncode == 1 and "unknown weighting 'tfidf'" in res.stderr
-    res = _stage(proj, "stages/evaluate.py", "nonexistent")
-    assert res.returncode == 1 and "models/nonexistent/config.json: missing model config" in res.stderr
-    res = _stage(proj, "stages/paraphrastic.py", "para-transformer")
-    assert res.returncode == 1 and "unknown paraphrastic model 'para-transformer'; paraphrastic defines: paragram, " \
-        "para-avg" in res.stderr
+    scbow, fasttext, glove, tfidf, missing, transformer = _stages(
+        proj, ("stages/siamese_cbow.py", "siamese_cbow"), ("stages/word2vec.py", "fasttext"),
+        ("stages/word2vec.py", "glove"), ("stages/baseline.py", "glove", "tfidf"),
+        ("stages/evaluate.py", "nonexistent"), ("stages/paraphrastic.py", "para-transformer"))
+    assert scbow.returncode == 1 and "Traceback" not in scbow.stderr
+    assert "model.neg: Input should be greater than 0 (got 0)" in scbow.stderr
+    assert "model.optimiser: Extra inputs are not permitted" in scbow.stderr
+    assert fasttext.returncode == 1
+    assert "unknown word-vector model 'fasttext'; pretrain defines: word2vec-sg" in fasttext.stderr
+    assert glove.returncode == 1 and "pretrain.glove.method: Input should be 'word2vec' (got 'glove')" in glove.stderr
+    assert tfidf.returncode == 1 and "unknown weighting 'tfidf'" in tfidf.stderr
+    assert missing.returncode == 1 and "models/nonexistent/config.json: missing model config" in missing.stderr
+    assert transformer.returncode == 1 and ("unknown paraphrastic model 'para-transformer'; paraphrastic defines: "
+                                            "paragram, para-avg") in transformer.stderr
     params["paraphrastic"]["para-gran"].update(encoder="transformer", scramble=1.5)
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    res = _stage(proj, "stages/paraphrastic.py", "para-gran")
-    assert res.returncode == 1 and "Traceback" not in res.stderr
-    assert "paraphrastic.para-gran.encoder: Input should be 'avg', 'proj'" in res.stderr
-    assert "paraphrastic.para-gran.scramble: Input should be less than or equal to 1 (got 1.5)" in res.stderr
-    res = _stage(proj, "stages/supervise.py", "bert", "random")
-    assert res.returncode == 1 and "unknown supervised model 'bert'; supervised.models defines: avg, lstmavg, gran" \
-        in res.stderr
-    res = _stage(proj, "stages/supervise.py", "gran", "pretrained")
-    assert res.returncode == 1 and "unknown setting 'pretrained' (random, initialised, universal)" in res.stderr
-    res = _stage(proj, "stages/pairs.py")  # nothing downloaded in this project
-    assert res.returncode == 1 and res.stderr.strip().splitlines()[-1].startswith("error: ")
+    gran, bert, pretrained, pairs = _stages(
+        proj, ("stages/paraphrastic.py", "para-gran"), ("stages/supervise.py", "bert", "random"),
+        ("stages/supervise.py", "gran", "pretrained"), ("stages/pairs.py",))  # pairs: nothing downloaded here
+    assert gran.returncode == 1 and "Traceback" not in gran.stderr
+    assert "paraphrastic.para-gran.encoder: Input should be 'avg', 'proj'" in gran.stderr
+    assert "paraphrastic.para-gran.scramble: Input should be less than or equal to 1 (got 1.5)" in gran.stderr
+    assert bert.returncode == 1
+    assert "unknown supervised model 'bert'; supervised.models defines: avg, lstmavg, gran" in bert.stderr
+    assert pretrained.returncode == 1
+    assert "unknown setting 'pretrained' (random, initialised, universal)" in pretrained.stderr
+    assert pairs.returncode == 1 and pairs.stderr.strip().splitlines()[-1].startswith("error: ")
 
 
 def test_every_paraphrastic_setting_is_in_params_yaml():
