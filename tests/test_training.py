@@ -262,7 +262,8 @@ def test_every_torch_trainer_runs_on_the_device_it_is_given(kind):
 def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path, negatives):
     """Siamese CBOW's compiled SGD step (fit: fused) trains the same model as torch's autograd and SGD from the same
     sampled tuples and learning rates: equal up to float rounding, and the same loss log. With in-batch negatives
-    the fused step encodes each of the batch's sentences once and torch encodes every negative again."""
+    both encode each of the batch's sentences once; a sentence's gradient is summed over the centres that name it by
+    the fused step's own pass and by torch's autograd through the indexing."""
     from sentemb.siamese_cbow.train import train_siamese_cbow
 
     corpus, v = _toy_corpus(30)
