@@ -154,8 +154,8 @@ class AdjacentSentenceConfig:
         negatives: where they are drawn from. ``"corpus"`` (paper, authors' code): uniformly from the corpus's
             non-empty sentences, independently of the batch. ``"batch"`` (in-batch negatives, not the paper's): from
             the sentences of the batch's other tuples, reweighted to be uniform over the corpus
-            (:func:`in_batch_negatives`); the fused step then encodes three sentences per centre instead of
-            3 + n.
+            (:func:`in_batch_negatives`); a step then encodes three sentences per centre instead of 3 + n
+            (both fits, in one process; under torchrun each process encodes its share's negatives again).
         batch_size: centre sentences per batch (paper: 100).
         epochs: passes over the corpus (the released vectors: 1).
         optimizer: ``"sgd"`` (paper), ``"adadelta"`` (the authors' script default, :class:`SparseAdadelta`),
@@ -303,11 +303,12 @@ def in_batch_negatives(sentences: np.ndarray, roles: np.ndarray, n_negative: int
 
 
 def candidate_rows(n_centre: int, negatives: np.ndarray) -> np.ndarray:
-    """Each centre's candidates as rows of a batch [centres, previous, next] with in-batch negatives.
+    """Each centre's candidates as rows of a batch [centres, previous, next, …].
 
     Args:
         n_centre: B, the batch's centres.
-        negatives: int64, shape (n, B), from :func:`in_batch_negatives`.
+        negatives: int64, shape (n, B): the rows of each centre's negatives, from :func:`in_batch_negatives`, or,
+            for negatives from the corpus placed after the next sentences, (k + 1) × B + i for negative k ≥ 2.
 
     Returns:
         int64, shape (B, 2 + n), C-contiguous: centre i's previous (row B + i), next (2B + i), then its negatives.
@@ -454,7 +455,7 @@ def train_adjacent_sentences(
                     continue
                 sentences = np.concatenate([c, c - 1, c + 1])
                 neg_rows = in_batch_negatives(sentences, roles, config.neg, rng)
-                neg = sentences[neg_rows]
+                neg = sentences[neg_rows]  # their sentence indices, for a process's share under torchrun
             else:
                 neg = candidates[rng.integers(0, len(candidates), size=(config.neg, len(c)))]
                 if len(c) < smallest:  # a last batch too small to share: every process skips it alike
@@ -469,11 +470,9 @@ def train_adjacent_sentences(
                 part = np.array_split(np.arange(len(c)), world_size)[rank]
                 share = len(part) * world_size / len(c)
                 c, neg = c[part], neg[:, part]
-            idx = np.concatenate([c, c - 1, c + 1, neg.ravel()])
             bsz = len(c)
             encode_once = in_batch and world_size == 1  # the negatives are rows of the batch's own sentences
-            if encode_once:
-                idx = sentences
+            idx = sentences if encode_once else np.concatenate([c, c - 1, c + 1, neg.ravel()])
             if step_function is not None:  # it reads the sentences from the corpus in place
                 starts = sentence_starts[idx]
                 kept = sentence_starts[idx + 1] - starts

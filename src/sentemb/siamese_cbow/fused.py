@@ -86,7 +86,8 @@ def _sgd_step(weights, tokens, starts, lengths, candidates, shared, ref_starts, 
         losses[i] = -0.5 * ((sims[0] - log_total) + (sims[1] - log_total))  # two positives, target 1/2 each
         for k in range(n_candidates):
             g = (np.exp(sims[k] - log_total) - (0.5 if k < 2 else 0.0)) / n_centre  # d(mean loss)/d sim_k
-            coef[i, k, 0] = 0.0
+            if shared:
+                coef[i, k, 0] = 0.0  # 2b skips the pair unless it is set below
             if g == 0.0 or na == 0.0 or norms[k] == 0.0:
                 continue
             x = emb[candidates[i, k]]
@@ -163,7 +164,6 @@ class FusedSGD:
         self.threads = max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
         self._emb = self._grad = np.zeros((0, weights.shape[1]), dtype=np.float32)  # grown to the largest batch
         self._coef = np.zeros((0, 0, 3), dtype=np.float64)
-        self._layouts: dict[tuple[int, int], np.ndarray] = {}
 
     def __call__(self, tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_centre: int, lr: float,
                  negatives: np.ndarray | None = None) -> float:
@@ -186,15 +186,10 @@ class FusedSGD:
         """
         n_bags = len(starts)
         shared = negatives is not None  # a sentence may be the candidate of several centres (2b of the kernel)
-        if shared:
-            candidates = candidate_rows(n_centre, negatives)
-            ref_starts, refs = _references(candidates, n_bags)
-        else:  # candidate k of centre i is sentence (k + 1) × n_centre + i, its own: the same every batch
-            key = (n_centre, n_bags)
-            if key not in self._layouts:
-                self._layouts[key] = np.ascontiguousarray(
-                    np.arange(n_centre, n_bags, dtype=np.int64).reshape(-1, n_centre).T)
-            candidates, ref_starts, refs = self._layouts[key], _NO_REFS, _NO_REFS
+        if not shared:  # from the corpus, after the next sentences: centre i's own, rows (k + 1) × n_centre + i
+            negatives = np.arange(3 * n_centre, n_bags, dtype=np.int64).reshape(-1, n_centre)
+        candidates = candidate_rows(n_centre, negatives)
+        ref_starts, refs = _references(candidates, n_bags) if shared else (_NO_REFS, _NO_REFS)
         if len(self._emb) < n_bags:
             self._emb = np.empty((n_bags, self.weights.shape[1]), dtype=np.float32)
             self._grad = np.empty_like(self._emb)
