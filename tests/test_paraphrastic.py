@@ -33,9 +33,11 @@ from sentemb.paraphrastic.composition import (
     PeepholeLSTM,
     build_composition,
 )
+from sentemb.paraphrastic.gated_mean import GatedMean
 from sentemb.paraphrastic.model import save_paraphrastic_model
 from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, _cell_backward
 from sentemb.paraphrastic.peephole_cpu import cell_backward
+from sentemb.paraphrastic.sparse_adam import CompiledSparseAdam
 from sentemb.paraphrastic.training import (
     IdPairs,
     ParaphraseConfig,
@@ -157,6 +159,65 @@ def test_compiled_backward_step_is_the_torch_step(output_gate, dtype):
                 torch.testing.assert_close(grad_c, results[0][1], rtol=0, atol=tol)
         assert torch.equal(results[1][0], results[2][0]) and torch.equal(results[1][1], results[2][1])
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_compiled_sparse_adam_is_torchs_to_the_bit(dtype):
+    # CompiledSparseAdam against torch.optim.SparseAdam over 30 steps of an embedding's sparse gradients (repeated
+    # ids, so the gradient is coalesced first; rows a step does not touch keep their moments): the same weights and
+    # moments to the bit, on one thread and on two
+    gen = torch.Generator().manual_seed(3)
+    start = torch.randn(80, 300, generator=gen, dtype=dtype)  # 300 columns: torch's vectorised kernels run
+    batches = [(torch.randint(0, 80, (60,), generator=gen), torch.randn(60, 300, generator=gen, dtype=dtype))
+               for _ in range(30)]
+    runs, before = [], torch.get_num_threads()
+    for optimiser, threads in ((torch.optim.SparseAdam, 1), (CompiledSparseAdam, 1), (CompiledSparseAdam, 2)):
+        torch.set_num_threads(threads)
+        emb = torch.nn.Embedding.from_pretrained(start.clone(), freeze=False, sparse=True)
+        opt = optimiser(emb.parameters(), lr=0.01)
+        for ids, weights in batches:
+            opt.zero_grad(set_to_none=True)
+            (emb(ids) * weights).sum().backward()
+            opt.step()
+        state = opt.state[emb.weight]
+        runs.append((emb.weight.detach(), state["exp_avg"], state["exp_avg_sq"], state["step"]))
+    torch.set_num_threads(before)
+    assert not torch.equal(runs[0][0], start)
+    for run in runs[1:]:
+        assert run[3] == runs[0][3] == 30
+        for a, b in zip(run[:3], runs[0][:3], strict=True):
+            assert torch.equal(a, b)
+
+
+def test_compiled_sparse_adam_refuses_a_dense_gradient():
+    w = torch.nn.Parameter(torch.randn(4, 3))
+    w.grad = torch.ones(4, 3)
+    with pytest.raises(RuntimeError, match="dense gradients"):
+        CompiledSparseAdam([w]).step()
+
+
+def test_gated_mean_is_the_autograd_pooling_to_the_bit():
+    # GRAN's pooling (GatedMean: torch's sigmoid, then one compiled pass each way on the CPU) against the autograd
+    # operations it replaces (sigmoid, product, index_add, division), on a packed batch with an empty sentence: the
+    # same embeddings and the same gradients of x and z to the bit, on one thread and on two
+    gen = torch.Generator().manual_seed(4)
+    lengths = torch.tensor([5, 0, 3, 7, 1, 3])
+    packing = Packing(lengths)
+    x, z = (torch.randn(int(lengths.sum()), 6, generator=gen, requires_grad=True) for _ in range(2))
+    weights = torch.randn(len(lengths), 6, generator=gen)
+    gate = torch.sigmoid(z)
+    total = (x * gate).new_zeros(len(lengths), 6).index_add(0, packing.sentence, x * gate)
+    reference = total / lengths.clamp(min=1)[:, None].to(x.dtype)
+    expected = [reference, *torch.autograd.grad((reference * weights).sum(), [x, z])]
+    before = torch.get_num_threads()
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        out = GatedMean.apply(x, z, packing)
+        got = [out, *torch.autograd.grad((out * weights).sum(), [x, z])]
+        for a, b in zip(got, expected, strict=True):
+            assert torch.equal(a, b)
+    torch.set_num_threads(before)
+    assert out[1].abs().sum() == 0 and out[0].abs().sum() > 0
 
 
 def test_cpu_backward_keeps_torch_threads():

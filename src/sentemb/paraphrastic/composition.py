@@ -24,6 +24,7 @@ import torch
 from torch import nn
 
 from sentemb.errors import SentembError
+from sentemb.paraphrastic.gated_mean import GatedMean
 from sentemb.paraphrastic.peephole import PackedPeepholeLSTM
 
 
@@ -150,6 +151,9 @@ class Packing:
         reverse_to_forward: int64 (N,): for each packed row, the row of the same token in the backwards packing
             (a permutation that is its own inverse: token t of a sentence of length L sits at step t forwards and at
             step L − 1 − t backwards).
+        step_starts: int64 (T,): the first packed row of each step.
+        rank: int64 (B,): each sentence's place within every step (its token t is row step_starts[t] + rank).
+        lengths: int64 (B,): the lengths it was made from.
     """
 
     def __init__(self, lengths: torch.Tensor, device: torch.device | str = "cpu") -> None:
@@ -168,6 +172,7 @@ class Packing:
         self.index, self.sentence, self.step = as_tensor(index), as_tensor(sentence), as_tensor(steps)
         self.last = as_tensor(np.where(length > 0, start[np.maximum(length - 1, 0)] + rank, 0))
         self.reverse_to_forward = as_tensor(start[length[sentence] - 1 - steps] + rank[sentence])
+        self.step_starts, self.rank, self.lengths = as_tensor(start[:-1]), as_tensor(rank), lengths.to(device)
 
 
 def packed_recurrence(x: torch.Tensor, lengths: torch.Tensor, run: Callable[[torch.Tensor, list[int]], torch.Tensor],
@@ -406,6 +411,9 @@ class GRANComposition(_Recurrent):
       embedding = a_last / length.
     - GRAN-5: a_t = x_t ⊙ σ_1 + h_t ⊙ σ_2, embedding = mean of a_t.
 
+    GRAN and GRAN-2 pool with :class:`~sentemb.paraphrastic.gated_mean.GatedMean` (the mean of a_t, its backward
+    pass written out; the same bits as autograd's).
+
     Raises:
         SentembError: a variant outside 1-5.
     """
@@ -423,14 +431,11 @@ class GRANComposition(_Recurrent):
 
     def pool(self, x, h, packing, lengths):
         z = self.gate_x(x) + self.gate_h(h)
-        if self.variant in (1, 2, 5):  # a_t of every token at once, then their mean
-            gate = torch.sigmoid(z)
-            if self.variant == 5:
-                g1, g2 = gate.chunk(2, dim=1)
-                a = x * g1 + h * g2
-            else:
-                a = (x if self.variant == 1 else h) * gate
-            return _sentence_mean(a, packing, lengths)
+        if self.variant in (1, 2):  # a_t of every token at once, then their mean
+            return GatedMean.apply(x if self.variant == 1 else h, z, packing)
+        if self.variant == 5:
+            g1, g2 = torch.sigmoid(z).chunk(2, dim=1)
+            return _sentence_mean(x * g1 + h * g2, packing, lengths)
 
         def step(z_t: torch.Tensor, x_t: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
             if self.variant == 4:

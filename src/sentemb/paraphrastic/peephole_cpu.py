@@ -1,4 +1,5 @@
-"""One step of the peephole LSTM's backward pass through time on the CPU, as a single compiled pass (numba).
+"""One step of the peephole LSTM's backward pass through time on the CPU, as a single compiled pass (numba); and GRAN's
+pooling, forwards and backwards (:mod:`sentemb.paraphrastic.gated_mean`).
 
 :class:`sentemb.paraphrastic.peephole.PackedPeepholeLSTM` runs its backward pass step by step from the last to the
 first. On a GPU each step is a sequence of torch operations (about 25 over the step's rows); on the CPU this kernel
@@ -86,6 +87,45 @@ def cell_backward(gates: np.ndarray, tanh_cells: np.ndarray, cells: np.ndarray, 
         _rows_parallel(*args, n, output_gate, min(threads, n))
     else:
         _rows(*args, 0, n, output_gate)
+
+
+@numba.njit(parallel=True, cache=True)
+def gated_mean_forward(x, gate, starts, rank, lengths, denom, out):  # pragma: no cover (tested through GatedMean)
+    """GRAN's pooling forwards (:class:`sentemb.paraphrastic.gated_mean.GatedMean`): out[s], float (B, dim), the sum of
+    x_t σ_t over sentence s's tokens in order (row starts[t] + rank[s] at step t), divided by denom[s]. One sentence a
+    thread at a time: the result does not depend on the number of threads."""
+    dim = x.shape[1]
+    for s in numba.prange(lengths.shape[0]):
+        e = out[s]
+        for k in range(dim):
+            e[k] = 0
+        for t in range(lengths[s]):
+            row = starts[t] + rank[s]
+            for k in range(dim):
+                e[k] += x[row, k] * gate[row, k]
+        for k in range(dim):
+            e[k] = e[k] / denom[s]
+
+
+@numba.njit(parallel=True, cache=True)
+def _gated_mean_backward(x, gate, sentence, denom, grad_out, grad_x, grad_z, one):  # pragma: no cover
+    dim = x.shape[1]
+    for r in numba.prange(x.shape[0]):
+        s = sentence[r]
+        for k in range(dim):
+            d = grad_out[s, k] / denom[s]
+            y = gate[r, k]
+            grad_x[r, k] = d * y
+            grad_z[r, k] = d * x[r, k] * (one - y) * y
+
+
+def gated_mean_backward(x: np.ndarray, gate: np.ndarray, sentence: np.ndarray, denom: np.ndarray,
+                        grad_out: np.ndarray, grad_x: np.ndarray, grad_z: np.ndarray) -> None:
+    """GRAN's pooling backwards (:class:`sentemb.paraphrastic.gated_mean.GatedMean`): from dL/de, float (B, dim),
+    writes dx_t = d_t σ_t and dz_t = ((d_t x_t)(1 − σ_t)) σ_t, with d_t = de_s / max(n_s, 1), into ``grad_x`` and
+    ``grad_z``, float (N, dim); x, gate (σ) float (N, dim), sentence int64 (N,), denom float (B,). One row a thread
+    at a time: the result does not depend on the number of threads."""
+    _gated_mean_backward(x, gate, sentence, denom, grad_out, grad_x, grad_z, x.dtype.type(1))
 
 
 @contextmanager

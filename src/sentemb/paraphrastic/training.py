@@ -19,7 +19,8 @@ STS 2016 sets for the phrase models ("test" mode), SimLex-999's Spearman ρ for 
 
 With sparse word embeddings (the default on the CPU: ``sparse_embeddings``) a step touches only the rows of its
 batch: λw's term is taken over those rows (a "lazy" L2, as sparse SGD implementations do), and Adam becomes
-torch's SparseAdam on the embeddings (moments of a row updated when it occurs). Dense embeddings give the papers'
+torch's SparseAdam on the embeddings (moments of a row updated when it occurs; its CPU step compiled, to the same
+bits: :class:`~sentemb.paraphrastic.sparse_adam.CompiledSparseAdam`). Dense embeddings give the papers'
 exact objective — the full-matrix λw term and plain Adam at every step — at the cost of passing over every trained
 row at every step (PARAGRAM: about 7 minutes an epoch on 2 CPU cores instead of under one).
 
@@ -51,6 +52,7 @@ from sentemb.evaluation.sts import correlations, cosine_scores
 from sentemb.evaluation.word_similarity import word_similarity
 from sentemb.models import keyed_vectors
 from sentemb.paraphrastic.composition import CompositionEncoder, PaddedBatch, encode_ids
+from sentemb.paraphrastic.sparse_adam import CompiledSparseAdam
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +238,7 @@ def train_paraphrastic(
         torch.sparse.check_sparse_tensor_invariants.disable()  # explicit, as torch asks (else a warning a process)
         optimizers = [torch.optim.Adagrad(params, lr=config.lr)]
     elif config.sparse_embeddings:
-        optimizers = [torch.optim.SparseAdam([encoder.embedding.weight], lr=config.lr)]
+        optimizers = [CompiledSparseAdam([encoder.embedding.weight], lr=config.lr)]  # torch's, compiled on the CPU
         optimizers += [torch.optim.Adam(composition, lr=config.lr)] if composition else []
     else:
         optimizers = [torch.optim.Adam(params, lr=config.lr)]
