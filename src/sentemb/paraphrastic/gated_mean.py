@@ -1,7 +1,7 @@
 """GRAN's pooling: the mean over a sentence's tokens of a_t = x_t ⊙ σ(z_t) (Wieting & Gimpel 2017 §2, Eq. 1), with
 its backward pass written out.
 
-Under autograd the pooling is five operations forwards (sigmoid, product, index_add, division) and as many backwards,
+Under autograd the pooling is four operations forwards (sigmoid, product, index_add, division) and five backwards,
 each a pass over all the batch's tokens. :class:`GatedMean` keeps torch's sigmoid and does the rest in one compiled
 pass each way on the CPU (numba, in :mod:`sentemb.paraphrastic.peephole_cpu`; torch operations on a GPU), with the
 same float operations in the same order:
@@ -41,7 +41,7 @@ class GatedMean(torch.autograd.Function):
             out = x.new_empty(len(denom), x.shape[1])
             with torch_threads():
                 gated_mean_forward(x.numpy(), gate.numpy(), packing.step_starts.numpy(), packing.rank.numpy(),
-                         packing.lengths.numpy(), denom.numpy(), out.numpy())
+                                   packing.lengths.numpy(), denom.numpy(), out.numpy())
         else:
             out = x.new_zeros(len(denom), x.shape[1]).index_add_(0, packing.sentence, x * gate) / denom[:, None]
         ctx.packing = packing
