@@ -26,6 +26,7 @@ from torch import nn
 from tqdm.auto import tqdm
 
 from sentemb.atomic import atomic_open
+from sentemb.cpu import settle_sqrt
 from sentemb.data.corpus import TokenCorpus
 from sentemb.device import local_device, resolve_device, world
 from sentemb.errors import SentembError
@@ -399,6 +400,7 @@ def train_adjacent_sentences(
     """
     device = local_device(resolve_device(config.device))
     rank, world_size = world()
+    settle_sqrt()  # the optimisers' square roots, the same on several threads (sentemb.cpu)
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     centres, candidates = training_tuples(corpus)

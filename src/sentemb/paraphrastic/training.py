@@ -46,6 +46,7 @@ import torch.nn.functional as F
 from tqdm.auto import tqdm
 
 from sentemb.atomic import atomic_open
+from sentemb.cpu import settle_sqrt
 from sentemb.device import local_device, resolve_device, world
 from sentemb.errors import SentembError
 from sentemb.evaluation.sts import correlations, cosine_scores
@@ -218,6 +219,7 @@ def train_paraphrastic(
                            f"encoder's embedding has sparse={encoder.embedding.sparse}")
     device = local_device(resolve_device(config.device))
     rank, processes = world()
+    settle_sqrt()  # Adam's and SparseAdam's square roots, the same on several threads (sentemb.cpu)
     if processes > 1 and device.type == "cuda" and config.sparse_embeddings:
         raise SentembError("paraphrastic training under torchrun on GPUs: NCCL cannot all-reduce sparse gradients; "
                            "set sparse_embeddings: false")

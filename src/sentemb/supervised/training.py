@@ -31,6 +31,7 @@ from torch import nn
 from tqdm.auto import tqdm
 
 from sentemb.atomic import atomic_open
+from sentemb.cpu import settle_sqrt
 from sentemb.device import resolve_device
 from sentemb.errors import SentembError
 from sentemb.evaluation.sts import correlations
@@ -155,6 +156,7 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
         SentembError: a score outside [1, K], an unknown anchor name, or a non-finite loss (naming the step).
     """
     device = resolve_device(config.device)
+    settle_sqrt()  # Adam's square roots, the same on several threads (sentemb.cpu)
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     encoder.to(device)
