@@ -379,7 +379,7 @@ def test_siamese_cbow_under_torchrun_is_the_single_process_step(tmp_path):
 SQRT_ON_TWO_THREADS = textwrap.dedent("""
     import numpy as np, torch
     from sentemb.cpu import settle_sqrt
-    {settle}
+    settle_sqrt()
     x = torch.from_numpy(np.random.default_rng(0).random(200_000).astype(np.float32) + 0.01)
     torch.set_num_threads(2)
     two = x.sqrt()  # the first root split across threads
@@ -390,9 +390,8 @@ SQRT_ON_TWO_THREADS = textwrap.dedent("""
 
 def test_torch_sqrt_on_two_threads_is_the_one_thread_root_after_settle_sqrt():
     """sentemb.cpu: a process's first square root split across 2 threads was sometimes low-accuracy on the second
-    thread's half (here in 9 of 50 fresh processes without :func:`settle_sqrt`, in none of 60 with it). Eight fresh
+    thread's half (here in 16 of 90 fresh processes without :func:`settle_sqrt`, in none of 100 with it). Eight fresh
     processes, each with its first parallel root after ``settle_sqrt``: every element as on one thread."""
-    code = SQRT_ON_TWO_THREADS.format(settle="settle_sqrt()")
     for _ in range(8):
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        res = subprocess.run([sys.executable, "-c", SQRT_ON_TWO_THREADS], capture_output=True, text=True, check=True)
         assert res.stdout.strip() == "0", res.stdout + res.stderr
