@@ -8,9 +8,9 @@ Usage (after `dvc repro pairs`):
 For each model of `params.yaml` `paraphrastic` it trains ``--steps`` mini-batches of the real training pairs (random
 N(0, 0.3²) 300-d word vectors, the model's own settings) once per revision, in a fresh process each, and prints the
 largest |Δ loss| and the first step where it passes 1e-5 and 1e-4. Two revisions that differ only in float rounding
-agree to the printed precision (1e-6) until the training amplifies a difference. One torch thread by default: with
-two, the LSTM's training is not reproducible from run to run on this machine (``--other src`` compares a revision
-with itself).
+agree to the printed precision (1e-6) until the training amplifies a difference. One torch thread by default;
+``--threads 2`` with ``--other src`` compares a revision with itself on two threads (equal at every step since
+``sentemb.cpu.settle_sqrt``; before it, about one run in six parted from the first step).
 """
 
 import argparse
