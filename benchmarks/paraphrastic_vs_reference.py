@@ -1,0 +1,372 @@
+"""Our paraphrastic trainer side by side with the authors' Theano code (Wieting & Gimpel 2017, jwieting/acl2017).
+
+Both sides get the same word vectors, the same initial composition parameters (drawn N(0, 0.1) with zero biases, as
+Lasagne initialises them), the same pairs and the same mini-batches in the same order; dropout and scrambling are
+off (their random draws cannot be matched across two libraries) and the negatives are MAX, chosen by each side's
+own code. Per step this prints the hinge cost each side computes before its update (the authors' ``cost_function``;
+ours: the loss :func:`~sentemb.paraphrastic.training.train_paraphrastic` logs, to 6 decimals), and after the last
+step, for the word embeddings and for the composition parameters, how far apart the two sides' parameters are
+relative to how far training moved them: ‖θ_ours − θ_ref‖ / ‖θ_ref − θ_initial‖.
+
+The reference side runs the authors' ``models`` class (``main/models.py``: its graph, its ``get_pairs`` negative
+selection through ``utils.get_pairs_fast``, its ``train_function`` with Lasagne's Adam) step by step, in a separate
+interpreter that has Theano and Lasagne; this script drives it (``reference-side``), it never copies it. Ours runs
+:func:`~sentemb.paraphrastic.training.train_paraphrastic` with dense embeddings and dense Adam
+(``sparse_embeddings: false``, the papers' exact objective) for one epoch over the same pairs, whose first
+permutation is the batch order both sides use.
+
+Setting up the reference (outside this repository; Python 3.11, no GPU):
+
+    python -m venv REF/venv && REF/venv/bin/pip install numpy==1.23.5 scipy==1.10.1 theano==1.0.5
+    REF/venv/bin/pip install LASAGNE    # a checkout of github.com/Lasagne/Lasagne (0.2.dev1; PyPI's 0.1 needs an
+                                        # older Theano)
+    git archive of github.com/jwieting/acl2017 → REF/acl2017; python -m lib2to3 -w -n REF/acl2017/main (its code is
+    Python 2: print statements, xrange, cPickle; nothing else changes)
+
+then ``python benchmarks/paraphrastic_vs_reference.py --reference REF/acl2017/main --python REF/venv/bin/python``.
+Theano reads no ``.theanorc`` here: the script sets ``floatX=float32`` (the authors' ``train.sh``), no BLAS link flags
+(NumPy's BLAS), and Scan's Python loop (its Cython extension does not compile against Python 3.11's headers).
+
+The pairs are TurkCorpus's (the local mirror of the official files, ``SENTEMB_SHARED_DATA`` or ``../shared/data``),
+tokenised as the pipeline does, with every sentence that occurred before dropped (so that no batch holds one
+sentence twice: the authors' MAX may then pick the copy as a negative, ours never does; see README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+GATES = ("ingate", "forgetgate", "cell", "outgate")
+MODELS = {"wordaverage": "avg", "lstmavg": "lstmavg", "gran": "gran"}  # the authors' name → ours
+# case → (the authors' model, margin, λw, λc, optimiser, learning rate): our params.yaml's para-avg, para-lstmavg and
+# para-gran, and PARAGRAM's optimiser and λw (AdaGrad 0.05, margin 1; MAX negatives instead of its MIX)
+CASES = {"wordaverage": ("wordaverage", 0.6, 1e-6, 0.0, "adam", 0.001),
+         "lstmavg": ("lstmavg", 0.4, 0.0, 0.0, "adam", 0.001),
+         "gran": ("gran", 0.4, 0.0, 0.0, "adam", 0.001),
+         "wordaverage-adagrad": ("wordaverage", 1.0, 1e-6, 0.0, "adagrad", 0.05)}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the reference side: runs in the interpreter with Theano and Lasagne
+
+
+def reference_side(inputs: str, output: str, reference: str) -> None:
+    sys.modules["theano.scan_module.scan_perform_ext"] = None  # Scan's Python loop: its Cython does not build on 3.11
+    sys.path.insert(0, reference)
+    import lasagne
+    from models import models
+
+    data = np.load(inputs, allow_pickle=False)
+    settings = json.loads(str(data["settings"]))
+    params = argparse.Namespace(dropout=0.0, word_dropout=0.0, model=settings["model"], outgate=True,
+                                dim=int(data["vectors"].shape[1]), gran_type=1, sumlayer=False,
+                                margin=settings["margin"], LC=settings["lambda_c"], LW=settings["lambda_w"],
+                                learner=getattr(lasagne.updates, settings["learner"]), eta=settings["lr"],
+                                samplingtype="MAX", scramble=0.0)
+    model = models(data["vectors"], params)
+    names = [p.name for p in model.all_params]
+    for p in model.all_params[1:]:  # the first is the word embeddings, built from the vectors above
+        p.set_value(data["init_" + p.name].astype(p.get_value().dtype))
+
+    class Sentence:  # what the authors' get_pairs reads: token ids and, after their forward pass, the embedding
+        def __init__(self, ids):
+            self.embeddings = list(ids)
+            self.representation = None
+
+    ids, lengths = data["ids"], data["lengths"]
+    ends = np.cumsum(lengths)
+    sentences = [ids[e - n:e].tolist() for e, n in zip(ends, lengths, strict=True)]
+    costs, trained = [], []
+    for batch in np.split(data["order"], data["batch_starts"][1:]):
+        pairs = [(Sentence(sentences[2 * i]), Sentence(sentences[2 * i + 1])) for i in batch]
+        g1x, g1m, g2x, g2m, p1x, p1m, p2x, p2m = model.get_pairs(pairs, params)
+        costs.append(float(model.cost_function(g1x, g2x, p1x, p2x, g1m, g2m, p1m, p2m)))
+        trained.append(float(model.train_function(g1x, g2x, p1x, p2x, g1m, g2m, p1m, p2m)))
+    np.savez(output, cost=np.array(costs), train_cost=np.array(trained), names=np.array(names),
+             **{f"final_{i}": p.get_value() for i, p in enumerate(model.all_params)})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# our side
+
+
+def load_pairs(root: Path, count: int) -> list[tuple[list[str], list[str]]]:
+    """The first ``count`` TurkCorpus pairs whose two sentences are both new and non-empty, tokenised."""
+    from sentemb.data.pairs import read_turkcorpus
+    from sentemb.text import tokenize
+
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for a, b in read_turkcorpus(root):
+        ta, tb = tuple(tokenize(a)), tuple(tokenize(b))
+        if not ta or not tb or ta in seen or tb in seen or ta == tb:
+            continue
+        seen.update((ta, tb))
+        out.append((list(ta), list(tb)))
+        if len(out) == count:
+            break
+    return out
+
+
+def initial_parameters(model: str, dim: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """The composition parameters under the authors' names and shapes: W_in (dim, dim), used as x·W."""
+    init: dict[str, np.ndarray] = {}
+    if model == "wordaverage":
+        return init
+    normal = lambda *shape: rng.normal(0.0, 0.1, shape).astype(np.float32)  # noqa: E731
+    for g in GATES:
+        init[f"W_in_to_{g}"], init[f"W_hid_to_{g}"] = normal(dim, dim), normal(dim, dim)
+        init[f"b_{g}"] = np.zeros(dim, dtype=np.float32)
+    for g in ("ingate", "forgetgate", "outgate"):
+        init[f"W_cell_to_{g}"] = normal(dim)
+    if model == "gran":
+        init["W_avg1"], init["W_avg2"], init["b_avg"] = normal(dim, dim), normal(dim, dim), np.zeros(dim, np.float32)
+    return init
+
+
+def ours_from_reference(encoder, p: dict[str, np.ndarray]) -> None:
+    """Copy parameters named as the authors' into our encoder (the transposes of x·W into nn.Linear)."""
+    import torch
+
+    if not p:
+        return
+    cat = lambda kind: np.concatenate([p[f"{kind}_{g}"] for g in GATES], axis=-1)  # noqa: E731
+    with torch.no_grad():
+        lstm = encoder.lstm
+        lstm.w_x.weight.copy_(torch.from_numpy(cat("W_in_to").T.copy()))
+        lstm.w_x.bias.copy_(torch.from_numpy(np.concatenate([p[f"b_{g}"] for g in GATES])))
+        lstm.w_h.weight.copy_(torch.from_numpy(cat("W_hid_to").T.copy()))
+        lstm.peephole.copy_(torch.from_numpy(np.stack([p[f"W_cell_to_{g}"]
+                                                       for g in ("ingate", "forgetgate", "outgate")])))
+        if hasattr(encoder, "gate_x"):
+            encoder.gate_x.weight.copy_(torch.from_numpy(p["W_avg1"].T.copy()))
+            encoder.gate_x.bias.copy_(torch.from_numpy(p["b_avg"]))
+            encoder.gate_h.weight.copy_(torch.from_numpy(p["W_avg2"].T.copy()))
+
+
+def reference_from_ours(encoder, grad: bool = False) -> dict[str, np.ndarray]:
+    """Our encoder's composition parameters (or their gradients) under the authors' names (the inverse of
+    :func:`ours_from_reference`)."""
+    if not hasattr(encoder, "lstm"):
+        return {}
+    d, lstm = encoder.dim, encoder.lstm
+    value = (lambda t: t.grad.detach().numpy()) if grad else (lambda t: t.detach().numpy())
+    w_x, b, w_h, peephole = map(value, (lstm.w_x.weight, lstm.w_x.bias, lstm.w_h.weight, lstm.peephole))
+    out = {}
+    for k, g in enumerate(GATES):
+        out[f"W_in_to_{g}"], out[f"W_hid_to_{g}"] = w_x[k * d:(k + 1) * d].T, w_h[k * d:(k + 1) * d].T
+        out[f"b_{g}"] = b[k * d:(k + 1) * d]
+    for k, g in enumerate(("ingate", "forgetgate", "outgate")):
+        out[f"W_cell_to_{g}"] = peephole[k]
+    if hasattr(encoder, "gate_x"):
+        out["W_avg1"], out["W_avg2"] = value(encoder.gate_x.weight).T, value(encoder.gate_h.weight).T
+        out["b_avg"] = value(encoder.gate_x.bias)
+    return out
+
+
+def our_gradient(model: str, vectors: np.ndarray, init: dict[str, np.ndarray], batch, margin: float
+                 ) -> dict[str, np.ndarray]:
+    """The gradient of the hinge loss of one batch at the initial parameters, through our encoder and our
+    negative selection (what one step of :func:`train_paraphrastic` differentiates; no regulariser: it is 0 there)."""
+    import torch
+
+    from sentemb.paraphrastic.composition import PaddedBatch, build_composition
+    from sentemb.paraphrastic.training import margin_loss, negative_indices
+
+    encoder = build_composition(MODELS[model], vectors, sparse=False)
+    ours_from_reference(encoder, init)
+    encoder.train()
+    s1, s2 = [p[0] for p in batch], [p[1] for p in batch]
+    g1, g2 = encoder(PaddedBatch.from_lists(s1 + s2)).split(len(batch))
+    t1, t2 = negative_indices(g1, g2, "max")
+    cand = torch.cat([g1, g2])
+    margin_loss(g1, g2, cand[t1], cand[t2], margin).backward()
+    return {"W": encoder.embedding.weight.grad.numpy()} | reference_from_ours(encoder, grad=True)
+
+
+def lasagne_adam():
+    """torch's Adam with Lasagne's ε (lasagne.updates.adam: step = lr·√(1−β2^t)/(1−β1^t) · m_t / (√v_t + ε), the ε
+    added before the bias correction of v; torch adds it after: ε_t = ε / √(1−β2^t) in torch's form). For a
+    "what if" only: the trainer uses torch's Adam."""
+    import math
+
+    import torch
+
+    class LasagneEpsilonAdam(torch.optim.Adam):
+        def step(self, closure=None):
+            for group in self.param_groups:
+                steps = [self.state[p]["step"] for p in group["params"] if "step" in self.state.get(p, {})]
+                t = (int(steps[0]) if steps else 0) + 1
+                group["eps"] = 1e-8 / math.sqrt(1.0 - group["betas"][1] ** t)
+            return super().step(closure)
+
+    return LasagneEpsilonAdam
+
+
+def lasagne_adagrad():
+    """AdaGrad as lasagne.updates.adagrad: step = lr·g / √(Σg² + ε), ε = 1e-6 inside the root (torch's: lr·g /
+    (√Σg² + 1e-10)). Dense; for a "what if" only."""
+    import torch
+
+    class LasagneAdagrad(torch.optim.Optimizer):
+        def __init__(self, params, lr: float = 1.0, epsilon: float = 1e-6) -> None:
+            super().__init__(params, {"lr": lr, "epsilon": epsilon})
+
+        @torch.no_grad()
+        def step(self, closure=None):
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        grad = p.grad.to_dense() if p.grad.is_sparse else p.grad
+                        total = self.state[p].setdefault("sum", torch.zeros_like(p))
+                        total.add_(grad * grad)
+                        p.sub_(group["lr"] * grad / torch.sqrt(total + group["epsilon"]))
+
+    return LasagneAdagrad
+
+
+def run_ours(model: str, vectors: np.ndarray, pairs_ids, init, margin: float, lambda_w: float, lambda_c: float,
+             optimizer: str, lr: float, batch_size: int, seed: int, log_path: Path, lasagne_epsilon: bool = False):
+    import csv
+    from unittest import mock
+
+    import torch
+
+    from sentemb.paraphrastic.composition import build_composition
+    from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
+
+    torch.set_num_threads(1)
+    encoder = build_composition(MODELS[model], vectors, sparse=False)
+    ours_from_reference(encoder, init)
+    batches = -(-len(pairs_ids) // batch_size)
+    config = ParaphraseConfig(margin=margin, negatives="max", batch_size=batch_size, epochs=1, optimizer=optimizer,
+                              lr=lr, lambda_w=lambda_w, lambda_c=lambda_c, scramble=0.0, sparse_embeddings=False,
+                              evals_per_epoch=batches, seed=seed, device="cpu")
+    counter = itertools.count()  # rising, so that the last checkpoint is the one kept
+    patch = (mock.patch.object(torch.optim, "Adam", lasagne_adam()) if optimizer == "adam" else
+             mock.patch.object(torch.optim, "Adagrad", lasagne_adagrad()))
+    with patch if lasagne_epsilon else contextlib.nullcontext():
+        train_paraphrastic(encoder, pairs_ids, config, lambda enc: {"order": float(next(counter))}, "order",
+                           log_path)
+    with open(log_path, newline="") as fh:
+        losses = [float(r["loss"]) for r in csv.DictReader(fh)]
+    return np.array(losses), encoder.embedding.weight.detach().numpy().copy(), reference_from_ours(encoder)
+
+
+def relative_distance(ours: list[np.ndarray], ref: list[np.ndarray], start: list[np.ndarray]) -> float:
+    num = np.sqrt(sum(float(((o.astype(np.float64) - r) ** 2).sum()) for o, r in zip(ours, ref, strict=True)))
+    den = np.sqrt(sum(float(((r.astype(np.float64) - s) ** 2).sum()) for r, s in zip(ref, start, strict=True)))
+    return num / den if den else float("nan")
+
+
+def run_reference(args, tmp: Path, tag: str, vectors, flat, order, starts, init, settings: dict) -> dict:
+    """Run the authors' code on the batches ``order`` split at ``starts``; returns its costs and final parameters
+    by name (``W``: the word embeddings)."""
+    inputs, output = tmp / f"{tag}-in.npz", tmp / f"{tag}-out.npz"
+    np.savez(inputs, vectors=vectors, ids=np.concatenate(flat).astype(np.int32),
+             lengths=np.array([len(s) for s in flat]), order=order.astype(np.int32), batch_starts=starts,
+             settings=json.dumps(settings), **{"init_" + k: v for k, v in init.items()})
+    env = os.environ | {"THEANO_FLAGS": f"floatX=float32,device=cpu,blas.ldflags=,base_compiledir={tmp / 'theano'}",
+                        "OMP_NUM_THREADS": "1"}
+    subprocess.run([args.python, __file__, "reference-side", str(inputs), str(output), args.reference], check=True,
+                   env=env)
+    ref = np.load(output)
+    return {"cost": ref["cost"]} | {str(n): ref[f"final_{i}"] for i, n in enumerate(ref["names"])}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reference", required=True, help="the authors' main/ directory, ported to Python 3")
+    ap.add_argument("--python", required=True, help="an interpreter with Theano 1.0.5 and Lasagne")
+    ap.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
+    ap.add_argument("--pairs", type=int, default=2000)
+    ap.add_argument("--dim", type=int, default=300)
+    ap.add_argument("--batch-size", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--per-parameter", action="store_true", help="the distance of each composition parameter")
+    ap.add_argument("--data", type=Path, default=Path(os.environ.get("SENTEMB_SHARED_DATA", "../shared/data")))
+    args = ap.parse_args()
+
+    pairs = load_pairs(args.data, args.pairs)
+    vocab: dict[str, int] = {}
+    for a, b in pairs:
+        for w in a + b:
+            vocab.setdefault(w, len(vocab))
+    rng = np.random.default_rng(args.seed)
+    vectors = rng.normal(0.0, 0.1, (len(vocab), args.dim)).astype(np.float32)
+    pairs_ids = [(np.array([vocab[w] for w in a], dtype=np.int64), np.array([vocab[w] for w in b], dtype=np.int64))
+                 for a, b in pairs]
+    flat = [s for p in pairs_ids for s in p]
+    order = np.random.default_rng(args.seed).permutation(len(pairs_ids))  # train_paraphrastic's first epoch
+    starts = np.arange(0, len(order), args.batch_size)
+    print(f"{len(pairs)} TurkCorpus pairs, {len(vocab)} words, dim {args.dim}, {len(starts)} batches of "
+          f"{args.batch_size}, float32, MAX negatives, no dropout or scrambling")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in args.cases:
+            model, margin, lambda_w, lambda_c, optimizer, lr = CASES[case]
+            init = initial_parameters(model, args.dim, rng)
+            settings = {"model": model, "margin": margin, "lambda_w": lambda_w, "lambda_c": lambda_c}
+            # the gradient of the first batch: one SGD step of rate 1 on their side is minus their gradient
+            first = order[:args.batch_size]
+            ref = run_reference(args, Path(tmp), f"{case}-grad", vectors, flat, first, np.array([0]), init,
+                                settings | {"learner": "sgd", "lr": 1.0})
+            ours = our_gradient(model, vectors, init, [pairs_ids[i] for i in first], margin)
+            start = {"W": vectors} | init
+            print(f"\n{case}: the authors' {model}, ours {MODELS[model]}; margin {margin}, λw {lambda_w:g}, "
+                  f"λc {lambda_c:g}, {optimizer} at {lr:g}")
+            print("  gradient of the first batch's hinge loss at the initial parameters, ‖g_ours − g_theirs‖ / "
+                  "‖g_theirs‖:")
+            for name in ["W", *sorted(init)]:
+                theirs = start[name].astype(np.float64) - ref[name]
+                err = np.linalg.norm(ours[name] - theirs) / max(np.linalg.norm(theirs), 1e-30)
+                print(f"    {name:22s} {err:.2e}  (‖g_theirs‖ {np.linalg.norm(theirs):.3e})")
+            ref = run_reference(args, Path(tmp), case, vectors, flat, order, starts, init,
+                                settings | {"learner": optimizer, "lr": lr})
+            # ours as configured, and with what the authors' code does differently: each regulariser weighted by
+            # λ/2 (0.5 * LW * l2; the papers' equation: λ), and Lasagne's ε in Adam or AdaGrad
+            name = {"adam": "Adam", "adagrad": "AdaGrad"}[optimizer]
+            variants = [("as configured", 1.0, False)]
+            variants += [("λ/2", 0.5, False)] if lambda_w or lambda_c else []
+            variants += [(f"Lasagne's {name} ε", 1.0, True)]
+            variants += [(f"λ/2 and Lasagne's {name} ε", 0.5, True)] if lambda_w or lambda_c else []
+            print(f"  {len(starts)} steps of {name} (ours: the trainer, whose optimiser is torch's; 'Lasagne's "
+                  f"{name} ε': torch's replaced by one with the ε where Lasagne puts it):")
+            costs = []
+            for label, scale, eps in variants:
+                losses, embedding, comp = run_ours(model, vectors, pairs_ids, init, margin, scale * lambda_w,
+                                                   scale * lambda_c, optimizer, lr, args.batch_size, args.seed,
+                                                   Path(tmp) / f"{case}-log.csv", eps)
+                costs.append(losses)
+                diff = np.abs(losses - ref["cost"])
+                over = [k + 1 for k, d in enumerate(diff) if d > 1e-5]
+                emb = relative_distance([embedding], [ref["W"]], [vectors])
+                names = sorted(comp)
+                rel = relative_distance([comp[n] for n in names], [ref[n] for n in names],
+                                        [init[n] for n in names]) if names else float("nan")
+                print(f"    ours, {label}: largest |Δ hinge cost| {diff.max():.2e} (first step over 1e-5: "
+                      f"{over[0] if over else 'none'}); ‖θ_ours − θ_theirs‖ / ‖θ_theirs − θ_0‖ after the last "
+                      f"step: embeddings {emb:.2e}" + (f", composition {rel:.2e}" if names else ""))
+                if args.per_parameter and names:
+                    for n in names:
+                        print(f"      {n:22s} {relative_distance([comp[n]], [ref[n]], [init[n]]):.2e}")
+            print("    hinge cost per step: theirs, then ours in the order above")
+            for k in range(len(starts)):
+                print(f"    {k + 1:4d}  {ref['cost'][k]:.6f}  " + "  ".join(f"{c[k]:.6f}" for c in costs))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "reference-side":
+        reference_side(*sys.argv[2:5])
+    else:
+        main()
