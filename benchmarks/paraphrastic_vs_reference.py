@@ -3,15 +3,24 @@
 Both sides get the same word vectors, the same initial composition parameters (drawn N(0, 0.1) with zero biases, as
 Lasagne initialises them), the same pairs and the same mini-batches in the same order; dropout and scrambling are
 off (their random draws cannot be matched across two libraries) and the negatives are MAX, chosen by each side's
-own code. Per step this prints the hinge cost each side computes before its update (the authors' ``cost_function``;
-ours: the loss :func:`~sentemb.paraphrastic.training.train_paraphrastic` logs, to 6 decimals), and after the last
-step, for the word embeddings and for the composition parameters, how far apart the two sides' parameters are
-relative to how far training moved them: ‖θ_ours − θ_ref‖ / ‖θ_ref − θ_initial‖.
+own code. For each case (CASES: our para-avg, para-lstmavg and para-gran settings, and AVG under PARAGRAM's AdaGrad)
+this prints:
+
+- the gradient of the first batch's hinge loss at the initial parameters, parameter by parameter,
+  ‖g_ours − g_theirs‖ / ‖g_theirs‖ (theirs: one SGD step of rate 1 through their ``train_function``);
+- for one epoch of the case's optimiser: the hinge cost each side computes before each update (the authors'
+  ``cost_function``; ours: the loss :func:`~sentemb.paraphrastic.training.train_paraphrastic` logs, to 6
+  decimals), and after the last step how far apart the two sides' parameters are relative to how far training moved
+  them, ‖θ_ours − θ_theirs‖ / ‖θ_theirs − θ_initial‖, for the word embeddings and the composition parameters.
+
+Ours runs the trainer as configured, and then with what the authors' code does differently: each regulariser
+weighted by λ/2 (their ``0.5 * LW * l2(...)``), and torch's Adam or AdaGrad replaced by one that adds ε where
+Lasagne does (a "what if" by patching ``torch.optim`` for that run; the trainer itself is unchanged).
 
 The reference side runs the authors' ``models`` class (``main/models.py``: its graph, its ``get_pairs`` negative
-selection through ``utils.get_pairs_fast``, its ``train_function`` with Lasagne's Adam) step by step, in a separate
-interpreter that has Theano and Lasagne; this script drives it (``reference-side``), it never copies it. Ours runs
-:func:`~sentemb.paraphrastic.training.train_paraphrastic` with dense embeddings and dense Adam
+selection through ``utils.get_pairs_fast``, its ``train_function`` with Lasagne's Adam or AdaGrad) step by step, in
+a separate interpreter that has Theano and Lasagne; this script drives it (``reference-side``), it never copies it.
+Ours runs :func:`~sentemb.paraphrastic.training.train_paraphrastic` with dense embeddings and dense optimiser steps
 (``sparse_embeddings: false``, the papers' exact objective) for one epoch over the same pairs, whose first
 permutation is the batch order both sides use.
 
@@ -24,8 +33,9 @@ Setting up the reference (outside this repository; Python 3.11, no GPU):
     Python 2: print statements, xrange, cPickle; nothing else changes)
 
 then ``python benchmarks/paraphrastic_vs_reference.py --reference REF/acl2017/main --python REF/venv/bin/python``.
-Theano reads no ``.theanorc`` here: the script sets ``floatX=float32`` (the authors' ``train.sh``), no BLAS link flags
-(NumPy's BLAS), and Scan's Python loop (its Cython extension does not compile against Python 3.11's headers).
+The script sets Theano's flags itself: ``floatX=float32`` (the authors' ``train.sh``), no BLAS link flags (NumPy's
+BLAS), and Scan's Python loop (its Cython extension does not compile against Python 3.11's headers). 11 minutes on
+this 2-core machine for the four cases at the defaults, most of it Theano compiling and Scan's loop.
 
 The pairs are TurkCorpus's (the local mirror of the official files, ``SENTEMB_SHARED_DATA`` or ``../shared/data``),
 tokenised as the pipeline does, with every sentence that occurred before dropped (so that no batch holds one
