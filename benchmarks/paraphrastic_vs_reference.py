@@ -1,10 +1,12 @@
-"""Our paraphrastic trainer side by side with the authors' Theano code (Wieting & Gimpel 2017, jwieting/acl2017).
+"""Our paraphrastic trainer side by side with the authors' Theano code (Wieting & Gimpel 2017, jwieting/acl2017;
+Wieting et al. 2016, jwieting/iclr2016).
 
 Both sides get the same word vectors, the same initial composition parameters (drawn N(0, 0.1) with zero biases, as
 Lasagne initialises them), the same pairs and the same mini-batches in the same order; dropout and scrambling are
 off (their random draws cannot be matched across two libraries) and the negatives are MAX, chosen by each side's
-own code. For each case (CASES: our para-avg, para-lstmavg and para-gran settings, and AVG under PARAGRAM's AdaGrad)
-this prints:
+own code. For each case (CASES: our para-avg, para-lstmavg and para-gran settings against acl2017's ``models``
+class, AVG under PARAGRAM's AdaGrad, and our para-proj, para-dan and para-lstm settings against iclr2016's
+``ppdb_proj_model``, ``ppdb_dan_model`` and ``ppdb_lstm_model``) this prints:
 
 - the gradient of the first batch's hinge loss at the initial parameters, parameter by parameter,
   ‖g_ours − g_theirs‖ / ‖g_theirs‖ (theirs: one SGD step of rate 1 through their ``train_function``);
@@ -17,25 +19,30 @@ Ours runs the trainer as configured, and then with what the authors' code does d
 weighted by λ/2 (their ``0.5 * LW * l2(...)``), and torch's Adam or AdaGrad replaced by one that adds ε where
 Lasagne does (a "what if" by patching ``torch.optim`` for that run; the trainer itself is unchanged).
 
-The reference side runs the authors' ``models`` class (``main/models.py``: its graph, its ``get_pairs`` negative
-selection through ``utils.get_pairs_fast``, its ``train_function`` with Lasagne's Adam or AdaGrad) step by step, in
-a separate interpreter that has Theano and Lasagne; this script drives it (``reference-side``), it never copies it.
-Ours runs :func:`~sentemb.paraphrastic.training.train_paraphrastic` with dense embeddings and dense optimiser steps
-(``sparse_embeddings: false``, the papers' exact objective) for one epoch over the same pairs, whose first
-permutation is the batch order both sides use.
+The reference side runs the authors' classes (their graph, their negative selection ``get_pairs`` /
+``ppdb_utils.getpairs``, their ``train_function`` with Lasagne's Adam or AdaGrad) step by step, in a separate
+interpreter that has Theano and Lasagne; this script drives it (``reference-side``), it never copies it. iclr2016's
+``cost_function`` includes the regularisers; the script subtracts them (computed from the current parameters) to
+compare hinge costs. Ours runs :func:`~sentemb.paraphrastic.training.train_paraphrastic` with dense embeddings and
+dense optimiser steps (``sparse_embeddings: false``, the papers' exact objective) for one epoch over the same pairs,
+whose first permutation is the batch order both sides use.
 
 Setting up the reference (outside this repository; Python 3.11, no GPU):
 
     python -m venv REF/venv && REF/venv/bin/pip install numpy==1.23.5 scipy==1.10.1 theano==1.0.5
     REF/venv/bin/pip install LASAGNE    # a checkout of github.com/Lasagne/Lasagne (0.2.dev1; PyPI's 0.1 needs an
                                         # older Theano)
-    git archive of github.com/jwieting/acl2017 → REF/acl2017; python -m lib2to3 -w -n REF/acl2017/main (its code is
-    Python 2: print statements, xrange, cPickle; nothing else changes)
+    REF/venv/bin/pip install scikit-learn==1.3.2     # iclr2016's evaluate.py imports it
+    git archive of github.com/jwieting/acl2017 → REF/acl2017, of github.com/jwieting/iclr2016 → REF/iclr2016;
+    python -m lib2to3 -w -n -x import REF/acl2017/main REF/iclr2016/main   (their code is Python 2: print
+    statements, xrange, cPickle; "-x import" keeps their imports absolute, as they are run from their directory)
 
-then ``python benchmarks/paraphrastic_vs_reference.py --reference REF/acl2017/main --python REF/venv/bin/python``.
+then ``python benchmarks/paraphrastic_vs_reference.py --reference REF/acl2017/main --reference-iclr2016
+REF/iclr2016/main --python REF/venv/bin/python``.
 The script sets Theano's flags itself: ``floatX=float32`` (the authors' ``train.sh``), no BLAS link flags (NumPy's
-BLAS), and Scan's Python loop (its Cython extension does not compile against Python 3.11's headers). 11 minutes on
-this 2-core machine for the four cases at the defaults, most of it Theano compiling and Scan's loop.
+BLAS), and Scan's Python loop (its Cython extension does not compile against Python 3.11's headers). About 11
+minutes on this 2-core machine for the four acl2017 cases at the defaults, most of it Theano compiling and Scan's
+loop.
 
 The pairs are TurkCorpus's (the local mirror of the official files, ``SENTEMB_SHARED_DATA`` or ``../shared/data``),
 tokenised as the pipeline does, with every sentence that occurred before dropped (so that no batch holds one
@@ -57,13 +64,19 @@ from pathlib import Path
 import numpy as np
 
 GATES = ("ingate", "forgetgate", "cell", "outgate")
-MODELS = {"wordaverage": "avg", "lstmavg": "lstmavg", "gran": "gran"}  # the authors' name → ours
-# case → (the authors' model, margin, λw, λc, optimiser, learning rate): our params.yaml's para-avg, para-lstmavg and
-# para-gran, and PARAGRAM's optimiser and λw (AdaGrad 0.05, margin 1; MAX negatives instead of its MIX)
-CASES = {"wordaverage": ("wordaverage", 0.6, 1e-6, 0.0, "adam", 0.001),
-         "lstmavg": ("lstmavg", 0.4, 0.0, 0.0, "adam", 0.001),
-         "gran": ("gran", 0.4, 0.0, 0.0, "adam", 0.001),
-         "wordaverage-adagrad": ("wordaverage", 1.0, 1e-6, 0.0, "adagrad", 0.05)}
+# the authors' model name → ours (acl2017: models.py's params.model; iclr2016: ppdb_MODEL_model.py)
+MODELS = {"wordaverage": "avg", "lstmavg": "lstmavg", "gran": "gran", "proj": "proj", "dan": "dan", "lstm": "lstm"}
+# case → (the authors' code, their model, margin, λw, λc, optimiser, learning rate): our params.yaml's para-avg,
+# para-lstmavg, para-gran (Wieting & Gimpel 2017, acl2017), para-proj, para-dan, para-lstm (Wieting et al. 2016,
+# iclr2016; MAX negatives for para-lstm's MIX), and PARAGRAM's optimiser and λw (AdaGrad 0.05, margin 1; MAX negatives
+# instead of its MIX) on acl2017's AVG
+CASES = {"wordaverage": ("acl2017", "wordaverage", 0.6, 1e-6, 0.0, "adam", 0.001),
+         "lstmavg": ("acl2017", "lstmavg", 0.4, 0.0, 0.0, "adam", 0.001),
+         "gran": ("acl2017", "gran", 0.4, 0.0, 0.0, "adam", 0.001),
+         "wordaverage-adagrad": ("acl2017", "wordaverage", 1.0, 1e-6, 0.0, "adagrad", 0.05),
+         "proj": ("iclr2016", "proj", 0.4, 1e-8, 1e-5, "adam", 0.0005),
+         "dan": ("iclr2016", "dan", 0.4, 1e-5, 1e-5, "adagrad", 0.05),
+         "lstm": ("iclr2016", "lstm", 0.4, 1e-5, 0.0, "adam", 0.001)}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -73,22 +86,50 @@ CASES = {"wordaverage": ("wordaverage", 0.6, 1e-6, 0.0, "adam", 0.001),
 def reference_side(inputs: str, output: str, reference: str) -> None:
     sys.modules["theano.scan_module.scan_perform_ext"] = None  # Scan's Python loop: its Cython does not build on 3.11
     sys.path.insert(0, reference)
+    import importlib
+
     import lasagne
-    from models import models
 
     data = np.load(inputs, allow_pickle=False)
     settings = json.loads(str(data["settings"]))
-    params = argparse.Namespace(dropout=0.0, word_dropout=0.0, model=settings["model"], outgate=True,
-                                dim=int(data["vectors"].shape[1]), gran_type=1, sumlayer=False,
-                                margin=settings["margin"], LC=settings["lambda_c"], LW=settings["lambda_w"],
-                                learner=getattr(lasagne.updates, settings["learner"]), eta=settings["lr"],
-                                samplingtype="MAX", scramble=0.0)
-    model = models(data["vectors"], params)
-    names = [p.name for p in model.all_params]
-    for p in model.all_params[1:]:  # the first is the word embeddings, built from the vectors above
-        p.set_value(data["init_" + p.name].astype(p.get_value().dtype))
+    dim = int(data["vectors"].shape[1])
+    params = argparse.Namespace(margin=settings["margin"], LC=settings["lambda_c"], LW=settings["lambda_w"],
+                                learner=getattr(lasagne.updates, settings["learner"]), eta=settings["lr"])
+    if settings["code"] == "acl2017":  # models.py: one class, params.model picks the encoder
+        from models import models
 
-    class Sentence:  # what the authors' get_pairs reads: token ids and, after their forward pass, the embedding
+        params.__dict__.update(dropout=0.0, word_dropout=0.0, model=settings["model"], outgate=True, dim=dim,
+                               gran_type=1, sumlayer=False, samplingtype="MAX", scramble=0.0)
+        model = models(data["vectors"], params)
+
+        def get_pairs(batch):
+            return model.get_pairs(batch, params)
+    else:  # iclr2016: ppdb_MODEL_model.py, negatives from ppdb_utils.getpairs; the demo's settings (demo.sh)
+        import ppdb_utils
+
+        params.__dict__.update(layersize=dim, hiddensize=dim, numlayers=1, peephole=True, outgate=True,
+                               updatewords=True, clip=None, type="MAX",
+                               nonlinearity={"proj": lasagne.nonlinearities.linear}.get(settings["model"],
+                                                                                    lasagne.nonlinearities.tanh))
+        module = importlib.import_module(f"ppdb_{settings['model']}_model")
+        model = getattr(module, f"ppdb_{settings['model']}_model")(data["vectors"], params)
+
+        def get_pairs(batch):
+            return ppdb_utils.getpairs(model, batch, params)
+    # names: the embeddings "W"; a dense layer's "W" and "b" (iclr2016's PROJ, DAN) become "W_dense", "b_dense"
+    names = ["W"] + [p.name + "_dense" if p.name in ("W", "b") else p.name for p in model.all_params[1:]]
+    for name, p in zip(names[1:], model.all_params[1:], strict=True):
+        p.set_value(data["init_" + name].astype(p.get_value().dtype))
+    initial = data["vectors"].astype(np.float64)
+
+    def regularisers() -> float:  # what iclr2016's cost_function adds to the hinge cost (acl2017's does not)
+        if settings["code"] == "acl2017":
+            return 0.0
+        values = [p.get_value().astype(np.float64) for p in model.all_params]
+        return (0.5 * settings["lambda_w"] * float(((values[0] - initial) ** 2).sum())
+                + 0.5 * settings["lambda_c"] * sum(float((v ** 2).sum()) for v in values[1:]))
+
+    class Sentence:  # what the authors' negative sampling reads: token ids and, after a forward pass, the embedding
         def __init__(self, ids):
             self.embeddings = list(ids)
             self.representation = None
@@ -96,13 +137,13 @@ def reference_side(inputs: str, output: str, reference: str) -> None:
     ids, lengths = data["ids"], data["lengths"]
     ends = np.cumsum(lengths)
     sentences = [ids[e - n:e].tolist() for e, n in zip(ends, lengths, strict=True)]
-    costs, trained = [], []
+    costs = []
     for batch in np.split(data["order"], data["batch_starts"][1:]):
         pairs = [(Sentence(sentences[2 * i]), Sentence(sentences[2 * i + 1])) for i in batch]
-        g1x, g1m, g2x, g2m, p1x, p1m, p2x, p2m = model.get_pairs(pairs, params)
-        costs.append(float(model.cost_function(g1x, g2x, p1x, p2x, g1m, g2m, p1m, p2m)))
-        trained.append(float(model.train_function(g1x, g2x, p1x, p2x, g1m, g2m, p1m, p2m)))
-    np.savez(output, cost=np.array(costs), train_cost=np.array(trained), names=np.array(names),
+        g1x, g1m, g2x, g2m, p1x, p1m, p2x, p2m = get_pairs(pairs)
+        costs.append(float(model.cost_function(g1x, g2x, p1x, p2x, g1m, g2m, p1m, p2m)) - regularisers())
+        model.train_function(g1x, g2x, p1x, p2x, g1m, g2m, p1m, p2m)
+    np.savez(output, cost=np.array(costs), names=np.array(names),
              **{f"final_{i}": p.get_value() for i, p in enumerate(model.all_params)})
 
 
@@ -131,9 +172,11 @@ def load_pairs(root: Path, count: int) -> list[tuple[list[str], list[str]]]:
 def initial_parameters(model: str, dim: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """The composition parameters under the authors' names and shapes: W_in (dim, dim), used as x·W."""
     init: dict[str, np.ndarray] = {}
+    normal = lambda *shape: rng.normal(0.0, 0.1, shape).astype(np.float32)  # noqa: E731
     if model == "wordaverage":
         return init
-    normal = lambda *shape: rng.normal(0.0, 0.1, shape).astype(np.float32)  # noqa: E731
+    if model in ("proj", "dan"):
+        return {"W_dense": normal(dim, dim), "b_dense": np.zeros(dim, dtype=np.float32)}
     for g in GATES:
         init[f"W_in_to_{g}"], init[f"W_hid_to_{g}"] = normal(dim, dim), normal(dim, dim)
         init[f"b_{g}"] = np.zeros(dim, dtype=np.float32)
@@ -149,6 +192,12 @@ def ours_from_reference(encoder, p: dict[str, np.ndarray]) -> None:
     import torch
 
     if not p:
+        return
+    if "W_dense" in p:
+        layer = encoder.projection if hasattr(encoder, "projection") else encoder.layers[0]
+        with torch.no_grad():
+            layer.weight.copy_(torch.from_numpy(p["W_dense"].T.copy()))
+            layer.bias.copy_(torch.from_numpy(p["b_dense"]))
         return
     cat = lambda kind: np.concatenate([p[f"{kind}_{g}"] for g in GATES], axis=-1)  # noqa: E731
     with torch.no_grad():
@@ -167,10 +216,13 @@ def ours_from_reference(encoder, p: dict[str, np.ndarray]) -> None:
 def reference_from_ours(encoder, grad: bool = False) -> dict[str, np.ndarray]:
     """Our encoder's composition parameters (or their gradients) under the authors' names (the inverse of
     :func:`ours_from_reference`)."""
+    value = (lambda t: t.grad.detach().numpy()) if grad else (lambda t: t.detach().numpy())
+    if hasattr(encoder, "projection") or hasattr(encoder, "layers"):
+        layer = encoder.projection if hasattr(encoder, "projection") else encoder.layers[0]
+        return {"W_dense": value(layer.weight).T, "b_dense": value(layer.bias)}
     if not hasattr(encoder, "lstm"):
         return {}
     d, lstm = encoder.dim, encoder.lstm
-    value = (lambda t: t.grad.detach().numpy()) if grad else (lambda t: t.detach().numpy())
     w_x, b, w_h, peephole = map(value, (lstm.w_x.weight, lstm.w_x.bias, lstm.w_h.weight, lstm.peephole))
     out = {}
     for k, g in enumerate(GATES):
@@ -288,17 +340,20 @@ def run_reference(args, tmp: Path, tag: str, vectors, flat, order, starts, init,
              settings=json.dumps(settings), **{"init_" + k: v for k, v in init.items()})
     env = os.environ | {"THEANO_FLAGS": f"floatX=float32,device=cpu,blas.ldflags=,base_compiledir={tmp / 'theano'}",
                         "OMP_NUM_THREADS": "1"}
-    subprocess.run([args.python, __file__, "reference-side", str(inputs), str(output), args.reference], check=True,
-                   env=env)
+    reference = args.reference if settings["code"] == "acl2017" else args.reference_iclr2016
+    subprocess.run([args.python, __file__, "reference-side", str(inputs), str(output), reference], check=True, env=env)
     ref = np.load(output)
     return {"cost": ref["cost"]} | {str(n): ref[f"final_{i}"] for i, n in enumerate(ref["names"])}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--reference", required=True, help="the authors' main/ directory, ported to Python 3")
+    ap.add_argument("--reference", required=True, help="jwieting/acl2017's main/ directory, ported to Python 3")
+    ap.add_argument("--reference-iclr2016", default=None,
+                    help="jwieting/iclr2016's main/ directory, ported to Python 3 (for the cases proj, dan, lstm)")
     ap.add_argument("--python", required=True, help="an interpreter with Theano 1.0.5 and Lasagne")
-    ap.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
+    ap.add_argument("--cases", nargs="+", default=None, choices=list(CASES),
+                    help="default: every case whose reference code is given")
     ap.add_argument("--pairs", type=int, default=2000)
     ap.add_argument("--dim", type=int, default=300)
     ap.add_argument("--batch-size", type=int, default=100)
@@ -306,6 +361,10 @@ def main() -> None:
     ap.add_argument("--per-parameter", action="store_true", help="the distance of each composition parameter")
     ap.add_argument("--data", type=Path, default=Path(os.environ.get("SENTEMB_SHARED_DATA", "../shared/data")))
     args = ap.parse_args()
+    if args.cases is None:
+        args.cases = [c for c in CASES if CASES[c][0] == "acl2017" or args.reference_iclr2016]
+    if any(CASES[c][0] == "iclr2016" for c in args.cases) and not args.reference_iclr2016:
+        ap.error("the cases proj, dan and lstm need --reference-iclr2016")
 
     pairs = load_pairs(args.data, args.pairs)
     vocab: dict[str, int] = {}
@@ -324,16 +383,17 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         for case in args.cases:
-            model, margin, lambda_w, lambda_c, optimizer, lr = CASES[case]
+            code, model, margin, lambda_w, lambda_c, optimizer, lr = CASES[case]
             init = initial_parameters(model, args.dim, rng)
-            settings = {"model": model, "margin": margin, "lambda_w": lambda_w, "lambda_c": lambda_c}
-            # the gradient of the first batch: one SGD step of rate 1 on their side is minus their gradient
+            settings = {"code": code, "model": model, "margin": margin, "lambda_w": lambda_w, "lambda_c": lambda_c}
+            # the gradient of the first batch's hinge loss: one SGD step of rate 1 on their side, without the
+            # regularisers, is minus their gradient
             first = order[:args.batch_size]
             ref = run_reference(args, Path(tmp), f"{case}-grad", vectors, flat, first, np.array([0]), init,
-                                settings | {"learner": "sgd", "lr": 1.0})
+                                settings | {"learner": "sgd", "lr": 1.0, "lambda_w": 0.0, "lambda_c": 0.0})
             ours = our_gradient(model, vectors, init, [pairs_ids[i] for i in first], margin)
             start = {"W": vectors} | init
-            print(f"\n{case}: the authors' {model}, ours {MODELS[model]}; margin {margin}, λw {lambda_w:g}, "
+            print(f"\n{case}: the authors' {model} ({code}), ours {MODELS[model]}; margin {margin}, λw {lambda_w:g}, "
                   f"λc {lambda_c:g}, {optimizer} at {lr:g}")
             print("  gradient of the first batch's hinge loss at the initial parameters, ‖g_ours − g_theirs‖ / "
                   "‖g_theirs‖:")
