@@ -41,8 +41,7 @@ then ``python benchmarks/paraphrastic_vs_reference.py --reference REF/acl2017/ma
 REF/iclr2016/main --python REF/venv/bin/python``.
 The script sets Theano's flags itself: ``floatX=float32`` (the authors' ``train.sh``), no BLAS link flags (NumPy's
 BLAS), and Scan's Python loop (its Cython extension does not compile against Python 3.11's headers). About 11
-minutes on this 2-core machine for the four acl2017 cases at the defaults, most of it Theano compiling and Scan's
-loop.
+minutes on this 2-core machine for the seven cases at the defaults, most of it Theano compiling and Scan's loop.
 
 The pairs are TurkCorpus's (the local mirror of the official files, ``SENTEMB_SHARED_DATA`` or ``../shared/data``),
 tokenised as the pipeline does, with every sentence that occurred before dropped (so that no batch holds one
