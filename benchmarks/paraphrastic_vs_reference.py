@@ -15,9 +15,9 @@ class, AVG under PARAGRAM's AdaGrad, and our para-proj, para-dan and para-lstm s
   decimals), and after the last step how far apart the two sides' parameters are relative to how far training moved
   them, ‖θ_ours − θ_theirs‖ / ‖θ_theirs − θ_initial‖, for the word embeddings and the composition parameters.
 
-Ours runs the trainer as configured, and then with what the authors' code does differently: each regulariser
-weighted by λ/2 (their ``0.5 * LW * l2(...)``), and torch's Adam or AdaGrad replaced by one that adds ε where
-Lasagne does (a "what if" by patching ``torch.optim`` for that run; the trainer itself is unchanged).
+Ours runs the trainer as configured (each regulariser weighted by λ/2 and Lasagne's Adam or AdaGrad,
+:mod:`sentemb.optim`, as the authors' code), and as it was before: torch's Adam or Adagrad (patched in for that run)
+and each regulariser weighted by λ as the papers write it.
 
 The reference side runs the authors' classes (their graph, their negative selection ``get_pairs`` /
 ``ppdb_utils.getpairs``, their ``train_function`` with Lasagne's Adam or AdaGrad) step by step, in a separate
@@ -255,49 +255,16 @@ def our_gradient(model: str, vectors: np.ndarray, init: dict[str, np.ndarray], b
     return {"W": encoder.embedding.weight.grad.numpy()} | reference_from_ours(encoder, grad=True)
 
 
-def lasagne_adam():
-    """torch's Adam with Lasagne's ε (lasagne.updates.adam: step = lr·√(1−β2^t)/(1−β1^t) · m_t / (√v_t + ε), the ε
-    added before the bias correction of v; torch adds it after: ε_t = ε / √(1−β2^t) in torch's form). For a
-    "what if" only: the trainer uses torch's Adam."""
-    import math
-
+def torch_optimizer(name: str, params, lr: float):
+    """The trainer's optimisers before it took Lasagne's (sentemb.optim): torch's Adam, whose ε comes after the bias
+    correction, and torch's Adagrad, lr·g/(√Σg² + 1e-10). For the "before" rows only."""
     import torch
 
-    class LasagneEpsilonAdam(torch.optim.Adam):
-        def step(self, closure=None):
-            for group in self.param_groups:
-                steps = [self.state[p]["step"] for p in group["params"] if "step" in self.state.get(p, {})]
-                t = (int(steps[0]) if steps else 0) + 1
-                group["eps"] = 1e-8 / math.sqrt(1.0 - group["betas"][1] ** t)
-            return super().step(closure)
-
-    return LasagneEpsilonAdam
-
-
-def lasagne_adagrad():
-    """AdaGrad as lasagne.updates.adagrad: step = lr·g / √(Σg² + ε), ε = 1e-6 inside the root (torch's: lr·g /
-    (√Σg² + 1e-10)). Dense; for a "what if" only."""
-    import torch
-
-    class LasagneAdagrad(torch.optim.Optimizer):
-        def __init__(self, params, lr: float = 1.0, epsilon: float = 1e-6) -> None:
-            super().__init__(params, {"lr": lr, "epsilon": epsilon})
-
-        @torch.no_grad()
-        def step(self, closure=None):
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        grad = p.grad.to_dense() if p.grad.is_sparse else p.grad
-                        total = self.state[p].setdefault("sum", torch.zeros_like(p))
-                        total.add_(grad * grad)
-                        p.sub_(group["lr"] * grad / torch.sqrt(total + group["epsilon"]))
-
-    return LasagneAdagrad
+    return torch.optim.Adam(params, lr=lr) if name == "adam" else torch.optim.Adagrad(params, lr=lr)
 
 
 def run_ours(model: str, vectors: np.ndarray, pairs_ids, init, margin: float, lambda_w: float, lambda_c: float,
-             optimizer: str, lr: float, batch_size: int, seed: int, log_path: Path, lasagne_epsilon: bool = False):
+             optimizer: str, lr: float, batch_size: int, seed: int, log_path: Path, torch_optimizers: bool = False):
     import csv
     from unittest import mock
 
@@ -314,9 +281,8 @@ def run_ours(model: str, vectors: np.ndarray, pairs_ids, init, margin: float, la
                               lr=lr, lambda_w=lambda_w, lambda_c=lambda_c, scramble=0.0, sparse_embeddings=False,
                               evals_per_epoch=batches, seed=seed, device="cpu")
     counter = itertools.count()  # rising, so that the last checkpoint is the one kept
-    patch = (mock.patch.object(torch.optim, "Adam", lasagne_adam()) if optimizer == "adam" else
-             mock.patch.object(torch.optim, "Adagrad", lasagne_adagrad()))
-    with patch if lasagne_epsilon else contextlib.nullcontext():
+    patch = mock.patch("sentemb.paraphrastic.training.build_optimizer", torch_optimizer)
+    with patch if torch_optimizers else contextlib.nullcontext():
         train_paraphrastic(encoder, pairs_ids, config, lambda enc: {"order": float(next(counter))}, "order",
                            log_path)
     with open(log_path, newline="") as fh:
@@ -402,20 +368,20 @@ def main() -> None:
                 print(f"    {name:22s} {err:.2e}  (‖g_theirs‖ {np.linalg.norm(theirs):.3e})")
             ref = run_reference(args, Path(tmp), case, vectors, flat, order, starts, init,
                                 settings | {"learner": optimizer, "lr": lr})
-            # ours as configured, and with what the authors' code does differently: each regulariser weighted by
-            # λ/2 (0.5 * LW * l2; the papers' equation: λ), and Lasagne's ε in Adam or AdaGrad
+            # ours as configured (λ/2 and Lasagne's optimisers, as the authors' code), and as it was before
+            # sentemb.optim: torch's optimisers, each regulariser weighted by λ as the papers write it (2λ given to
+            # the trainer, which halves it)
             name = {"adam": "Adam", "adagrad": "AdaGrad"}[optimizer]
-            variants = [("as configured", 1.0, False)]
-            variants += [("λ/2", 0.5, False)] if lambda_w or lambda_c else []
-            variants += [(f"Lasagne's {name} ε", 1.0, True)]
-            variants += [(f"λ/2 and Lasagne's {name} ε", 0.5, True)] if lambda_w or lambda_c else []
-            print(f"  {len(starts)} steps of {name} (ours: the trainer, whose optimiser is torch's; 'Lasagne's "
-                  f"{name} ε': torch's replaced by one with the ε where Lasagne puts it):")
+            variants = [("as configured", 1.0, False), (f"with torch's {name}", 1.0, True)]
+            if lambda_w or lambda_c:
+                variants += [("with λ as the papers write it", 2.0, False),
+                             (f"with torch's {name} and λ as written: the trainer before sentemb.optim", 2.0, True)]
+            print(f"  {len(starts)} steps of {name}:")
             costs = []
-            for label, scale, eps in variants:
+            for label, scale, torchs in variants:
                 losses, embedding, comp = run_ours(model, vectors, pairs_ids, init, margin, scale * lambda_w,
                                                    scale * lambda_c, optimizer, lr, args.batch_size, args.seed,
-                                                   Path(tmp) / f"{case}-log.csv", eps)
+                                                   Path(tmp) / f"{case}-log.csv", torchs)
                 costs.append(losses)
                 diff = np.abs(losses - ref["cost"])
                 over = [k + 1 for k, d in enumerate(diff) if d > 1e-5]

@@ -28,7 +28,7 @@ class Paraphrastic(Section):
     negatives: Literal["max", "mix", "rand"] = "max"
     batch_size: PositiveInt = 100
     epochs: PositiveInt = 10
-    optimizer: Literal["adam", "adagrad"] = "adam"
+    optimizer: Literal["adam", "adagrad", "adagrad_duchi"] = "adam"  # sentemb.optim
     lr: PositiveFloat = 0.001
     lambda_w: float = Field(0.0, ge=0)
     lambda_c: float = Field(0.0, ge=0)

@@ -3,14 +3,15 @@
 The objective (Wieting et al. 2016 §3; Wieting & Gimpel 2017 Eq. 2), for a mini-batch S_b of pairs (s1, s2):
 
     (1/|S_b|) Σ max(0, δ − cos(g(s1), g(s2)) + cos(g(s1), g(t1))) + max(0, δ − cos(g(s1), g(s2)) + cos(g(s2), g(t2)))
-    + λc ‖W_c‖² + λw ‖W_w,initial − W_w‖²
+    + (λc/2) ‖W_c‖² + (λw/2) ‖W_w,initial − W_w‖²
 
-where t1 and t2 are negatives taken from the mini-batch (:func:`negative_indices`): MAX, the most similar sentence
-under the current model other than those of the pair itself; MIX, MAX with probability 0.5 and otherwise a random
-one; RAND, a random one. A candidate with the same tokens as either sentence of the pair is never chosen (the
-staged TurkCorpus has 8 pairs per complex sentence, so a batch can hold the same sentence twice). The negatives
-are chosen among the embeddings of the training forward pass (with dropout, when it is on), and the loss flows
-through them.
+(the papers write λ‖·‖²; the authors' code, whose runs chose the λ values, weights each term by λ/2:
+``0.5 * params.LW * l2(We - initial_We)``), where t1 and t2 are negatives taken from the mini-batch
+(:func:`negative_indices`): MAX, the most similar sentence under the current model other than those of the pair
+itself; MIX, MAX with probability 0.5 and otherwise a random one; RAND, a random one. A candidate with the same
+tokens as either sentence of the pair is never chosen (the staged TurkCorpus has 8 pairs per complex sentence, so a
+batch can hold the same sentence twice). The negatives are chosen among the embeddings of the training forward pass
+(with dropout, when it is on), and the loss flows through them.
 
 Scrambling (Wieting & Gimpel §4.1.3) shuffles the words of both sentences of a pair with probability p, before the
 negatives are chosen. Model selection evaluates the model every ``1 / evals_per_epoch`` of an epoch (the authors'
@@ -52,13 +53,13 @@ from sentemb.errors import SentembError
 from sentemb.evaluation.sts import correlations, cosine_scores
 from sentemb.evaluation.word_similarity import word_similarity
 from sentemb.models import keyed_vectors
+from sentemb.optim import OPTIMIZERS, build_optimizer
 from sentemb.paraphrastic.composition import CompositionEncoder, PaddedBatch, encode_ids
 from sentemb.paraphrastic.sparse_adam import CompiledSparseAdam
 
 log = logging.getLogger(__name__)
 
 NEGATIVE_MODES = ("max", "mix", "rand")
-OPTIMIZERS = ("adam", "adagrad")
 
 
 def negative_indices(g1: torch.Tensor, g2: torch.Tensor, mode: str = "max", keys: np.ndarray | None = None,
@@ -138,9 +139,11 @@ class ParaphraseConfig:
         negatives: ``max``, ``mix`` or ``rand``.
         batch_size: pairs per mini-batch.
         epochs: passes over the pairs.
-        optimizer: ``adam`` or ``adagrad``; lr its learning rate.
-        lambda_w: λw, weight of ‖W_w,initial − W_w‖² (summed over the trained rows).
-        lambda_c: λc, weight of ‖W_c‖² over the composition parameters (never the embeddings).
+        optimizer: ``adam`` (Lasagne's, as the authors' code), ``adagrad`` (Lasagne's: ε under the root) or
+            ``adagrad_duchi`` (δ = 1e-4 added to the root, Wieting et al. 2015's PARAGRAM code):
+            :mod:`sentemb.optim`; lr its learning rate.
+        lambda_w: λw: (λw/2)‖W_w,initial − W_w‖² (summed over the trained rows), as the authors' code.
+        lambda_c: λc: (λc/2)‖W_c‖² over the composition parameters (never the embeddings).
         scramble: probability of scrambling a pair.
         grad_clip: clip the gradient's global norm to this (``None``: no clipping).
         sparse_embeddings: lazy λw and sparse optimiser steps on the word embeddings (see the module docstring);
@@ -236,14 +239,14 @@ def train_paraphrastic(
     initial = encoder.embedding.weight.detach().clone()
     composition = encoder.composition_parameters()
     params = list(encoder.parameters())
-    if config.optimizer == "adagrad":  # takes sparse and dense gradients alike
+    if config.optimizer != "adam":  # the AdaGrads take sparse and dense gradients alike
         torch.sparse.check_sparse_tensor_invariants.disable()  # explicit, as torch asks (else a warning a process)
-        optimizers = [torch.optim.Adagrad(params, lr=config.lr)]
-    elif config.sparse_embeddings:
-        optimizers = [CompiledSparseAdam([encoder.embedding.weight], lr=config.lr)]  # torch's, compiled on the CPU
-        optimizers += [torch.optim.Adam(composition, lr=config.lr)] if composition else []
+        optimizers = [build_optimizer(config.optimizer, params, config.lr)]
+    elif config.sparse_embeddings:  # torch's SparseAdam (compiled on the CPU), whose ε is where Lasagne's is
+        optimizers = [CompiledSparseAdam([encoder.embedding.weight], lr=config.lr)]
+        optimizers += [build_optimizer("adam", composition, config.lr)] if composition else []
     else:
-        optimizers = [torch.optim.Adam(params, lr=config.lr)]
+        optimizers = [build_optimizer("adam", params, config.lr)]
     n = len(pairs)
     batches = math.ceil(n / config.batch_size) // processes  # under torchrun: whole rounds of one batch a process
     if batches == 0:
@@ -270,13 +273,14 @@ def train_paraphrastic(
             cand = torch.cat([g1, g2])
             loss = margin_loss(g1, g2, cand[t1], cand[t2], config.margin)
             total = loss
+            # each regulariser weighted by λ/2, as the authors' code (0.5 * LW * l2(We - initial_We))
             if config.lambda_w and config.sparse_embeddings:
                 rows = torch.from_numpy(np.unique(np.concatenate(s1 + s2))).to(device)
-                total = total + config.lambda_w * (encoder.embedding(rows) - initial[rows]).pow(2).sum()
+                total = total + 0.5 * config.lambda_w * (encoder.embedding(rows) - initial[rows]).pow(2).sum()
             elif config.lambda_w:
-                total = total + config.lambda_w * (encoder.embedding.weight - initial).pow(2).sum()
+                total = total + 0.5 * config.lambda_w * (encoder.embedding.weight - initial).pow(2).sum()
             if config.lambda_c and composition:
-                total = total + config.lambda_c * sum(p.pow(2).sum() for p in composition)
+                total = total + 0.5 * config.lambda_c * sum(p.pow(2).sum() for p in composition)
             if not torch.isfinite(total):
                 raise SentembError(f"paraphrastic training: the loss is {total.item()} at step {step + 1} "
                                    f"(epoch {epoch + 1}); lower the learning rate or set grad_clip")

@@ -96,8 +96,10 @@ def kl_loss(log_p_hat: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 def anchored_l2(parameters: dict[str, torch.Tensor], anchors: dict[str, torch.Tensor],
                 weights: dict[str, float]) -> torch.Tensor:
-    """Σ_name λ_name ‖θ_name − anchor_name‖²: λc‖W_c‖² (anchor 0), λw‖W_w − W_w,initial‖², or, for Wieting &
-    Gimpel's "universal" setting, every parameter pulled back to the transfer model's value.
+    """Σ_name (λ_name/2) ‖θ_name − anchor_name‖²: (λc/2)‖W_c‖² (anchor 0), (λw/2)‖W_w − W_w,initial‖², or, for
+    Wieting & Gimpel's "universal" setting, every parameter pulled back to the transfer model's value. Each term is
+    weighted λ/2 as in the authors' code (``0.5*params.LC*l2(...)``, jwieting/iclr2016 ``similarity/*_model_sim.py``;
+    the papers write λ).
 
     Args:
         parameters: name → parameter.
@@ -110,6 +112,6 @@ def anchored_l2(parameters: dict[str, torch.Tensor], anchors: dict[str, torch.Te
         if not lam:
             continue
         anchor = anchors.get(name)
-        term = lam * ((p - anchor) if anchor is not None else p).pow(2).sum()
+        term = 0.5 * lam * ((p - anchor) if anchor is not None else p).pow(2).sum()
         total = term if total is None else total + term
     return total if total is not None else torch.zeros(())

@@ -6,11 +6,13 @@ as a paraphrastic composition encoder; this module does not depend on which. The
 Gimpel's Table 8 differ only in the encoder's starting parameters and in the anchors of the L2 terms
 (:func:`sentemb.supervised.similarity.anchored_l2`):
 
-- ``random``: composition parameters freshly initialised, word vectors from PARAGRAM; λc‖W_c‖², λw‖W_w − W_w,0‖²;
+- ``random``: composition parameters freshly initialised, word vectors from PARAGRAM; (λc/2)‖W_c‖²,
+  (λw/2)‖W_w − W_w,0‖² (each term weighted λ/2, as the authors' code: ``0.5*params.LC*l2(...)``);
 - ``initialised``: every parameter from the transfer (paraphrastic) model, then the same terms;
 - ``universal``: initialised from the transfer model and every parameter pulled back to it (λw on the word vectors,
   λc on the composition).
 
+The optimiser is Adam as the authors' Lasagne computes it (:class:`~sentemb.optim.LasagneAdam`).
 Scrambling (shuffle the words of both sentences of a pair with probability p) and the encoder's own dropout and word
 dropout act during training, as in the transfer setting.
 """
@@ -35,6 +37,7 @@ from sentemb.cpu import settle_sqrt
 from sentemb.device import resolve_device
 from sentemb.errors import SentembError
 from sentemb.evaluation.sts import correlations
+from sentemb.optim import build_optimizer
 from sentemb.supervised.similarity import SimilarityHead, anchored_l2, kl_loss, score_distribution
 
 log = logging.getLogger(__name__)
@@ -75,7 +78,8 @@ class SupervisedConfig:
         hidden: size of h_s.
         batch_size, epochs: mini-batches of pairs; passes over the training split.
         lr: Adam's learning rate.
-        lambda_w, lambda_c: weights of the L2 terms on the word vectors and on the composition and head parameters.
+        lambda_w, lambda_c: weights of the L2 terms on the word vectors and on the composition and head parameters
+            (each term (λ/2)‖θ − anchor‖², as the authors' code).
         scramble: probability of shuffling the words of both sentences of a pair.
         evals_per_epoch: dev evaluations (checkpoints) per epoch.
         seed: seeds the head's initialisation, batching, scrambling and dropout.
@@ -176,7 +180,7 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
     # every parameter the L2 terms see: λw on the word vectors, λc on the composition and the head (head anchored at 0)
     regularised = params | {f"head.{n}": p for n, p in head.named_parameters()}
     weights = {name: (config.lambda_w if name == word_parameter else config.lambda_c) for name in regularised}
-    optimizer = torch.optim.Adam([*params.values(), *head.parameters()], lr=config.lr)
+    optimizer = build_optimizer("adam", [*params.values(), *head.parameters()], config.lr)
     batches = math.ceil(len(train) / config.batch_size)
     every = max(1, math.ceil(batches / config.evals_per_epoch))
     rows: list[dict] = []

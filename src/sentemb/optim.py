@@ -1,0 +1,120 @@
+"""Adam and AdaGrad as the paraphrastic papers' code computes them (Lasagne's ``lasagne.updates``): the optimisers of
+the paraphrastic and supervised trainers.
+
+Wieting et al. 2016 (jwieting/iclr2016) and Wieting & Gimpel 2017 (jwieting/acl2017) trained with Lasagne, whose
+optimisers put ε elsewhere than torch's. That matters for coordinates with small gradients: after 20 steps torch's
+Adam leaves GRAN 11% of its travel away from the authors' code, torch's AdaGrad leaves DAN 4 times its travel away,
+and these optimisers follow it to float32 rounding (``benchmarks/paraphrastic_vs_reference.py``; README, "Siamese
+CBOW and the paraphrastic trainers beside the authors' Theano code"). With m, v the moments and t the step:
+
+- :class:`LasagneAdam` (``lasagne.updates.adam``; Kingma & Ba 2015, Algorithm 1 with ε before v's bias correction):
+  θ ← θ − lr·√(1 − β2^t)/(1 − β1^t) · m_t / (√v_t + ε). torch's Adam adds ε after the correction:
+  θ ← θ − lr/(1 − β1^t) · m_t / (√v_t/√(1 − β2^t) + ε). (torch's SparseAdam already has Lasagne's form.)
+- :class:`LasagneAdagrad` (``lasagne.updates.adagrad``): θ ← θ − lr · g / √(Σg² + ε), ε = 1e-6 under the root.
+  torch's Adagrad takes Duchi et al. 2011's form, lr · g / (√Σg² + δ), δ = 1e-10 by default, whose first step moves
+  every coordinate that has a gradient by ±lr; PARAGRAM's own code (Wieting et al. 2015, ``AGWords.m``) takes that
+  form with δ = 1e-4, which is torch's Adagrad with ``eps=1e-4`` (:func:`build_optimizer`'s ``adagrad_duchi``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import torch
+
+from sentemb.errors import SentembError
+
+OPTIMIZERS = ("adam", "adagrad", "adagrad_duchi")
+DUCHI_DELTA = 1e-4  # Wieting et al. 2015's AGWords.m: delta = 1E-4
+
+
+class LasagneAdam(torch.optim.Optimizer):
+    """Adam with ε added to √v before the bias correction, as ``lasagne.updates.adam`` (dense gradients).
+
+    Args:
+        params: the parameters (float tensors).
+        lr, betas, eps: Lasagne's defaults are lr 0.001, β 0.9 and 0.999, ε 1e-8.
+
+    Raises:
+        SentembError: a sparse gradient (the paraphrastic trainer's sparse embeddings take
+            :class:`~sentemb.paraphrastic.sparse_adam.CompiledSparseAdam`).
+    """
+
+    def __init__(self, params: Iterable[torch.Tensor], lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8) -> None:
+        super().__init__(params, {"lr": lr, "betas": betas, "eps": eps})
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if p.grad.is_sparse:
+                    raise SentembError("LasagneAdam takes dense gradients (sparse embeddings: CompiledSparseAdam)")
+                state = self.state[p]
+                if not state:
+                    state["step"] = 0
+                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                state["step"] += 1
+                t = state["step"]
+                m, v = state["exp_avg"], state["exp_avg_sq"]
+                m.mul_(beta1).add_(p.grad, alpha=1 - beta1)
+                v.mul_(beta2).addcmul_(p.grad, p.grad, value=1 - beta2)
+                step_size = group["lr"] * math.sqrt(1 - beta2 ** t) / (1 - beta1 ** t)
+                p.addcdiv_(m, v.sqrt().add_(group["eps"]), value=-step_size)
+
+
+class LasagneAdagrad(torch.optim.Optimizer):
+    """AdaGrad with ε under the root, as ``lasagne.updates.adagrad``: θ ← θ − lr · g / √(Σg² + ε). Dense and sparse
+    gradients (a sparse one updates its rows only, as torch's Adagrad does).
+
+    Args:
+        params: the parameters (float tensors).
+        lr: the learning rate (Lasagne's default 1.0).
+        eps: ε (Lasagne's default 1e-6).
+    """
+
+    def __init__(self, params: Iterable[torch.Tensor], lr: float = 1.0, eps: float = 1e-6) -> None:
+        super().__init__(params, {"lr": lr, "eps": eps})
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            lr, eps = group["lr"], group["eps"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["sum"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                total, grad = state["sum"], p.grad
+                if grad.is_sparse:
+                    grad = grad.coalesce()
+                    rows, values = grad.indices()[0], grad.values()
+                    row_sums = total.index_select(0, rows).addcmul_(values, values)
+                    total.index_copy_(0, rows, row_sums)
+                    p.index_add_(0, rows, values.div(row_sums.add_(eps).sqrt_()).mul_(-lr))
+                else:
+                    total.addcmul_(grad, grad)
+                    p.addcdiv_(grad, total.add(eps).sqrt_(), value=-lr)
+
+
+def build_optimizer(name: str, params: list[torch.Tensor], lr: float) -> torch.optim.Optimizer:
+    """The optimiser ``name`` over ``params``: ``adam`` (:class:`LasagneAdam`, dense gradients), ``adagrad``
+    (:class:`LasagneAdagrad`, Wieting et al. 2016's DAN) or ``adagrad_duchi`` (torch's Adagrad with δ = 1e-4 added to
+    the root, Wieting et al. 2015's PARAGRAM code).
+
+    Raises:
+        SentembError: an unknown name.
+    """
+    if name == "adam":
+        return LasagneAdam(params, lr=lr)
+    if name == "adagrad":
+        return LasagneAdagrad(params, lr=lr)
+    if name == "adagrad_duchi":
+        return torch.optim.Adagrad(params, lr=lr, eps=DUCHI_DELTA)
+    raise SentembError(f"optimizer: unknown {name!r} (expected one of {OPTIMIZERS})")

@@ -1,0 +1,89 @@
+"""Lasagne's Adam and AdaGrad (sentemb.optim) against their formulas, written out in numpy."""
+
+import numpy as np
+import pytest
+import torch
+
+from sentemb.errors import SentembError
+from sentemb.optim import DUCHI_DELTA, LasagneAdagrad, LasagneAdam, build_optimizer
+
+
+def _gradients(rng: np.random.Generator, steps: int, shape: tuple[int, ...]) -> list[np.ndarray]:
+    """Gradients over eight orders of magnitude: the small ones are where ε's place matters."""
+    return [rng.normal(size=shape) * 10.0 ** rng.integers(-10, -2, size=shape) for _ in range(steps)]
+
+
+def _run(optimizer_class, theta: np.ndarray, grads: list[np.ndarray], **kwargs) -> np.ndarray:
+    p = torch.nn.Parameter(torch.from_numpy(theta.copy()))
+    opt = optimizer_class([p], **kwargs)
+    for g in grads:
+        p.grad = torch.from_numpy(g.copy())
+        opt.step()
+    return p.detach().numpy()
+
+
+def test_lasagne_adam_is_lasagnes_formula_and_not_torchs():
+    """lasagne.updates.adam: a_t = lr·√(1 − β2^t)/(1 − β1^t), θ ← θ − a_t·m_t/(√v_t + ε)."""
+    rng = np.random.default_rng(0)
+    theta, grads = rng.normal(size=(5, 7)), _gradients(rng, 4, (5, 7))
+    lr, b1, b2, eps = 1e-3, 0.9, 0.999, 1e-8
+    want, m, v = theta.copy(), np.zeros_like(theta), np.zeros_like(theta)
+    for t, g in enumerate(grads, start=1):
+        m, v = b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
+        want = want - lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t) * m / (np.sqrt(v) + eps)
+    got = _run(LasagneAdam, theta, grads, lr=lr)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-15)
+    torchs = _run(torch.optim.Adam, theta, grads, lr=lr)
+    assert np.abs(torchs - want).max() > 1e-5  # torch puts ε after the bias correction: other steps for small g
+
+
+def test_lasagne_adam_refuses_sparse_gradients():
+    emb = torch.nn.Embedding(4, 3, sparse=True)
+    emb(torch.tensor([1, 2])).sum().backward()
+    with pytest.raises(SentembError, match="dense gradients"):
+        LasagneAdam(emb.parameters()).step()
+
+
+def test_lasagne_adagrad_dense_is_lasagnes_formula():
+    """lasagne.updates.adagrad: Σ ← Σ + g², θ ← θ − lr·g/√(Σ + ε)."""
+    rng = np.random.default_rng(1)
+    theta, grads = rng.normal(size=(6, 4)), _gradients(rng, 3, (6, 4))
+    want, total = theta.copy(), np.zeros_like(theta)
+    for g in grads:
+        total = total + g * g
+        want = want - 0.05 * g / np.sqrt(total + 1e-6)
+    np.testing.assert_allclose(_run(LasagneAdagrad, theta, grads, lr=0.05), want, rtol=0, atol=1e-15)
+
+
+def test_lasagne_adagrad_sparse_updates_the_rows_of_the_gradient_as_dense_does():
+    torch.manual_seed(0)
+    weights = torch.randn(8, 3, dtype=torch.float64)
+    sparse, dense = (torch.nn.Embedding.from_pretrained(weights.clone(), freeze=False, sparse=s) for s in (True, False))
+    opts = [LasagneAdagrad(e.parameters(), lr=0.1) for e in (sparse, dense)]
+    for ids in ([1, 2, 2, 5], [2, 7], [1, 1, 0]):  # repeated rows: the sparse gradient is coalesced first
+        for e, opt in zip((sparse, dense), opts, strict=True):
+            opt.zero_grad()
+            (e(torch.tensor(ids)) ** 2).sum().backward()
+            opt.step()
+    np.testing.assert_allclose(sparse.weight.detach().numpy(), dense.weight.detach().numpy(), rtol=0, atol=1e-15)
+    untouched = [3, 4, 6]
+    assert torch.equal(sparse.weight.detach()[untouched], weights[untouched])
+
+
+def test_build_optimizer_names_each_rule():
+    rng = np.random.default_rng(2)
+    theta, grads = rng.normal(size=(3, 3)), _gradients(rng, 2, (3, 3))
+    want, total = theta.copy(), np.zeros_like(theta)
+    for g in grads:  # Duchi et al.'s form with δ = 1e-4, as Wieting et al. 2015's AGWords.m
+        total = total + g * g
+        want = want - 0.05 * g / (np.sqrt(total) + DUCHI_DELTA)
+    p = torch.nn.Parameter(torch.from_numpy(theta.copy()))
+    opt = build_optimizer("adagrad_duchi", [p], 0.05)
+    for g in grads:
+        p.grad = torch.from_numpy(g.copy())
+        opt.step()
+    np.testing.assert_allclose(p.detach().numpy(), want, rtol=1e-12, atol=1e-15)
+    assert isinstance(build_optimizer("adam", [p], 1e-3), LasagneAdam)
+    assert isinstance(build_optimizer("adagrad", [p], 0.05), LasagneAdagrad)
+    with pytest.raises(SentembError, match="unknown 'sgd'"):
+        build_optimizer("sgd", [p], 0.1)
