@@ -1,23 +1,24 @@
-"""PARAGRAM trained under AdaGrad's ε as torch sets it and as the authors' code sets it.
+"""PARAGRAM trained under AdaGrad's δ as torch sets it and as the authors' code sets it.
 
-torch's AdaGrad steps by lr·g / (√Σg² + ε) with ε = 1e-10, so its first step moves every coordinate that has a
-non-zero gradient by ±lr (0.05 for PARAGRAM), whatever the gradient's size. Wieting et al. 2015's code (``AGWords.m``
-in jwieting/tacl2015: ``We_orig - params.etaw*gradWords./(sqrt(Gw)+delta)``, ``delta = 1E-4``) adds δ = 1e-4, under
-which a coordinate whose gradient is well below 1e-4 moves by about lr·g/δ instead. (Lasagne's AdaGrad, which the
-2016-2017 papers' DAN code uses, puts 1e-6 under the root: √(Σg² + 1e-6), about δ = 1e-3 for small gradients.)
-``benchmarks/paraphrastic_vs_reference.py`` shows the two rules part after the first step.
+AdaGrad in Duchi et al.'s form steps by lr·g / (√Σg² + δ). torch's Adagrad has δ = 1e-10, so its first step moves
+every coordinate that has a non-zero gradient by ±lr (0.05 for PARAGRAM), whatever the gradient's size; the trainer
+took it until ``sentemb.optim``. Wieting et al. 2015's code (``AGWords.m`` in jwieting/tacl2015:
+``We_orig - params.etaw*gradWords./(sqrt(Gw)+delta)``, ``delta = 1E-4``) has δ = 1e-4, under which a coordinate
+whose gradient is well below 1e-4 moves by about lr·g/δ instead; ``optimizer: adagrad_duchi`` is that rule.
+``benchmarks/paraphrastic_vs_reference.py`` shows torch's rule and Lasagne's part after the first step.
 
 This runs the ``paraphrastic@paragram`` stage as it is (``python stages/paraphrastic.py paragram``: PPDB XL lexical
-pairs from our GloVe, params.yaml's settings, selection on SimLex-999) once per ε, with ``torch.optim.Adagrad``'s ε set
-to that value and nothing else changed, and prints SimLex-999 and WordSim-353 (Spearman ×100) at every checkpoint.
-Run it in a scratch clone of the pipeline that holds ``models/glove`` and ``data/pairs`` (``dvc repro glove pairs``):
-it overwrites that checkout's ``models/paragram`` and ``metrics/train/paragram.csv``.
+pairs from our GloVe, params.yaml's settings, selection on SimLex-999) once per δ, with
+``sentemb.optim.DUCHI_DELTA`` set to that value and nothing else changed, and prints SimLex-999 and WordSim-353
+(Spearman ×100) at every checkpoint. Run it in a scratch clone of the pipeline that holds ``models/glove`` and
+``data/pairs`` (``dvc repro glove pairs``): it overwrites that checkout's ``models/paragram`` and
+``metrics/train/paragram.csv``.
 
     python benchmarks/paragram_adagrad_epsilon.py CHECKOUT --eps 1e-10 1e-4 --downstream para-avg
 
-``--downstream`` trains paraphrastic models from each PARAGRAM as configured (their own optimiser, torch's ε) and
-reports the checkpoint the stage selects (best STS 2016 mean) with its 22-set and STS 2012-2015 means, from the
-stage's checkpoint log (the selection data: the GRAN paper's sets, no separate evaluation stage needed).
+``--downstream`` trains paraphrastic models from each PARAGRAM as configured and reports the checkpoint the stage
+selects (best STS 2016 mean) with its 22-set and STS 2012-2015 means, from the stage's checkpoint log (the selection
+data: the GRAN paper's sets, no separate evaluation stage needed).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ import time
 from pathlib import Path
 
 RUN_STAGE = """
-import functools, runpy, sys, torch
-torch.optim.Adagrad = functools.partial(torch.optim.Adagrad, eps=float(sys.argv[1]))
+import runpy, sys
+import sentemb.optim
+sentemb.optim.DUCHI_DELTA = float(sys.argv[1])
 sys.argv = ["stages/paraphrastic.py", sys.argv[2]]
 sys.path.insert(0, "stages")
 runpy.run_path("stages/paraphrastic.py", run_name="__main__")
@@ -41,7 +43,8 @@ runpy.run_path("stages/paraphrastic.py", run_name="__main__")
 
 
 def run_stage(checkout: Path, name: str, eps: float, out: Path | None, tag: str) -> list[dict]:
-    """Run ``paraphrastic@name`` in ``checkout`` with AdaGrad's ε set to ``eps``; its checkpoint log's rows."""
+    """Run ``paraphrastic@name`` in ``checkout`` with ``adagrad_duchi``'s δ set to ``eps``; its checkpoint log's
+    rows."""
     env = os.environ | {"PYTHONPATH": str((checkout / "src").resolve())}
     subprocess.run([sys.executable, "-c", RUN_STAGE, repr(eps), name], cwd=checkout, env=env, check=True)
     log = checkout / f"metrics/train/{name}.csv"
@@ -70,14 +73,14 @@ def main() -> None:
     for eps in args.eps:
         start = time.perf_counter()
         curves[eps] = run_stage(args.checkout, "paragram", eps, args.out, f"eps-{eps:g}")
-        for name in args.downstream:  # trained as configured (torch's ε) from this PARAGRAM
-            rows = run_stage(args.checkout, name, 1e-10, args.out, f"after-paragram-eps-{eps:g}")
+        for name in args.downstream:  # trained as configured from this PARAGRAM
+            rows = run_stage(args.checkout, name, eps, args.out, f"after-paragram-eps-{eps:g}")
             downstream[eps, name] = max(rows, key=lambda r: float(r["STS16"])) | {
                 "oracle": max(float(r["GRAN-22"]) for r in rows)}
-        print(f"ε = {eps:g}: {time.perf_counter() - start:.0f} s")
+        print(f"δ = {eps:g}: {time.perf_counter() - start:.0f} s")
 
-    print("\nSpearman ×100 at each checkpoint, SimLex-999 / WordSim-353, one column per ε")
-    print("epoch  " + "  ".join(f"{f'ε = {e:g}':>15s}" for e in args.eps))
+    print("\nSpearman ×100 at each checkpoint, SimLex-999 / WordSim-353, one column per δ")
+    print("epoch  " + "  ".join(f"{f'δ = {e:g}':>15s}" for e in args.eps))
     for k in range(max(len(c) for c in curves.values())):
         cells = []
         for e in args.eps:
@@ -87,7 +90,7 @@ def main() -> None:
         print(f"{float(epoch):5.1f}  " + "  ".join(cells))
     for e in args.eps:
         best = max(curves[e], key=lambda r: float(r["SimLex-999"]))
-        print(f"ε = {e:g}: selected epoch {best['epoch']}: SimLex-999 {float(best['SimLex-999']):.2f}, "
+        print(f"δ = {e:g}: selected epoch {best['epoch']}: SimLex-999 {float(best['SimLex-999']):.2f}, "
               f"WordSim-353 {float(best['WordSim-353']):.2f}")
         for name in args.downstream:
             row = downstream[e, name]
