@@ -186,6 +186,11 @@ def initial_parameters(model: str, dim: int, rng: np.random.Generator) -> dict[s
     return init
 
 
+def _dense_layer(encoder):
+    """The one linear layer of PROJ (``projection``) or of a one-layer DAN (``layers[0]``)."""
+    return encoder.projection if hasattr(encoder, "projection") else encoder.layers[0]
+
+
 def ours_from_reference(encoder, p: dict[str, np.ndarray]) -> None:
     """Copy parameters named as the authors' into our encoder (the transposes of x·W into nn.Linear)."""
     import torch
@@ -193,7 +198,7 @@ def ours_from_reference(encoder, p: dict[str, np.ndarray]) -> None:
     if not p:
         return
     if "W_dense" in p:
-        layer = encoder.projection if hasattr(encoder, "projection") else encoder.layers[0]
+        layer = _dense_layer(encoder)
         with torch.no_grad():
             layer.weight.copy_(torch.from_numpy(p["W_dense"].T.copy()))
             layer.bias.copy_(torch.from_numpy(p["b_dense"]))
@@ -217,7 +222,7 @@ def reference_from_ours(encoder, grad: bool = False) -> dict[str, np.ndarray]:
     :func:`ours_from_reference`)."""
     value = (lambda t: t.grad.detach().numpy()) if grad else (lambda t: t.detach().numpy())
     if hasattr(encoder, "projection") or hasattr(encoder, "layers"):
-        layer = encoder.projection if hasattr(encoder, "projection") else encoder.layers[0]
+        layer = _dense_layer(encoder)
         return {"W_dense": value(layer.weight).T, "b_dense": value(layer.bias)}
     if not hasattr(encoder, "lstm"):
         return {}
