@@ -14,7 +14,7 @@ pairs from our GloVe, params.yaml's settings, selection on SimLex-999) once per 
 ``data/pairs`` (``dvc repro glove pairs``): it overwrites that checkout's ``models/paragram`` and
 ``metrics/train/paragram.csv``.
 
-    python benchmarks/paragram_adagrad_epsilon.py CHECKOUT --eps 1e-10 1e-4 --downstream para-avg
+    python benchmarks/paragram_adagrad_epsilon.py CHECKOUT --delta 1e-10 1e-4 --downstream para-avg
 
 ``--downstream`` trains paraphrastic models from each PARAGRAM as configured and reports the checkpoint the stage
 selects (best STS 2016 mean) with its 22-set and STS 2012-2015 means, from the stage's checkpoint log (the selection
@@ -42,11 +42,11 @@ runpy.run_path("stages/paraphrastic.py", run_name="__main__")
 """
 
 
-def run_stage(checkout: Path, name: str, eps: float, out: Path | None, tag: str) -> list[dict]:
-    """Run ``paraphrastic@name`` in ``checkout`` with ``adagrad_duchi``'s δ set to ``eps``; its checkpoint log's
+def run_stage(checkout: Path, name: str, delta: float, out: Path | None, tag: str) -> list[dict]:
+    """Run ``paraphrastic@name`` in ``checkout`` with ``adagrad_duchi``'s δ set to ``delta``; its checkpoint log's
     rows."""
     env = os.environ | {"PYTHONPATH": str((checkout / "src").resolve())}
-    subprocess.run([sys.executable, "-c", RUN_STAGE, repr(eps), name], cwd=checkout, env=env, check=True)
+    subprocess.run([sys.executable, "-c", RUN_STAGE, repr(delta), name], cwd=checkout, env=env, check=True)
     log = checkout / f"metrics/train/{name}.csv"
     if out:
         out.mkdir(parents=True, exist_ok=True)
@@ -58,7 +58,8 @@ def run_stage(checkout: Path, name: str, eps: float, out: Path | None, tag: str)
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("checkout", type=Path, help="a pipeline checkout with models/glove and data/pairs")
-    ap.add_argument("--eps", type=float, nargs="+", default=[1e-10, 1e-4])
+    ap.add_argument("--delta", type=float, nargs="+", default=[1e-10, 1e-4],
+                    help="AdaGrad's δ in lr·g / (√Σg² + δ), one run each (torch: 1e-10; Wieting et al. 2015: 1e-4)")
     ap.add_argument("--out", type=Path, default=None, help="keep each run's checkpoint log here")
     ap.add_argument("--downstream", nargs="*", default=[], metavar="NAME",
                     help="paraphrastic models to train after each PARAGRAM (e.g. para-avg, with vectors: paragram), "
@@ -70,25 +71,25 @@ def main() -> None:
 
     curves: dict[float, list[dict]] = {}
     downstream: dict[tuple[float, str], dict] = {}
-    for eps in args.eps:
+    for delta in args.delta:
         start = time.perf_counter()
-        curves[eps] = run_stage(args.checkout, "paragram", eps, args.out, f"eps-{eps:g}")
+        curves[delta] = run_stage(args.checkout, "paragram", delta, args.out, f"delta-{delta:g}")
         for name in args.downstream:  # trained as configured from this PARAGRAM
-            rows = run_stage(args.checkout, name, eps, args.out, f"after-paragram-eps-{eps:g}")
-            downstream[eps, name] = max(rows, key=lambda r: float(r["STS16"])) | {
+            rows = run_stage(args.checkout, name, delta, args.out, f"after-paragram-delta-{delta:g}")
+            downstream[delta, name] = max(rows, key=lambda r: float(r["STS16"])) | {
                 "oracle": max(float(r["GRAN-22"]) for r in rows)}
-        print(f"δ = {eps:g}: {time.perf_counter() - start:.0f} s")
+        print(f"δ = {delta:g}: {time.perf_counter() - start:.0f} s")
 
     print("\nSpearman ×100 at each checkpoint, SimLex-999 / WordSim-353, one column per δ")
-    print("epoch  " + "  ".join(f"{f'δ = {e:g}':>15s}" for e in args.eps))
+    print("epoch  " + "  ".join(f"{f'δ = {e:g}':>15s}" for e in args.delta))
     for k in range(max(len(c) for c in curves.values())):
         cells = []
-        for e in args.eps:
+        for e in args.delta:
             row = curves[e][k] if k < len(curves[e]) else None
             cells.append(f"{float(row['SimLex-999']):6.2f} / {float(row['WordSim-353']):5.2f}" if row else " " * 15)
         epoch = next(c[k]["epoch"] for c in curves.values() if k < len(c))
         print(f"{float(epoch):5.1f}  " + "  ".join(cells))
-    for e in args.eps:
+    for e in args.delta:
         best = max(curves[e], key=lambda r: float(r["SimLex-999"]))
         print(f"δ = {e:g}: selected epoch {best['epoch']}: SimLex-999 {float(best['SimLex-999']):.2f}, "
               f"WordSim-353 {float(best['WordSim-353']):.2f}")
