@@ -32,6 +32,7 @@ from sentemb.paraphrastic.composition import (
     PaddedBatch,
     PeepholeLSTM,
     build_composition,
+    token_mean,
 )
 from sentemb.paraphrastic.gated_mean import GatedMean
 from sentemb.paraphrastic.model import save_paraphrastic_model
@@ -246,6 +247,24 @@ def test_gran_with_open_gate_is_avg():
     torch.testing.assert_close(gran(batch), avg(batch))
     expected = vectors[torch.tensor(SENTENCES[0])].mean(0)
     torch.testing.assert_close(avg(batch)[0], expected)
+
+
+def test_token_mean_is_the_padded_mean():
+    """AVG, PROJ and DAN average the real tokens with one index_add, never building the padded layout: the same mean
+    as summing the masked padded rows (to float rounding; the gradient to the bit), zero for an empty sentence."""
+    g = torch.Generator().manual_seed(0)
+    lengths = torch.tensor([3, 0, 7, 1, 12, 5])
+    x = torch.randn(int(lengths.sum()), 8, generator=g, dtype=torch.float64, requires_grad=True)
+    mask = torch.arange(int(lengths.max()))[None, :] < lengths[:, None]
+    padded = x.new_zeros(*mask.shape, 8).index_put((mask,), x)
+    reference = padded.sum(1) / lengths.clamp(min=1)[:, None]
+    ours = token_mean(x, lengths)
+    torch.testing.assert_close(ours, reference, rtol=0, atol=1e-14)
+    assert torch.equal(ours[1], torch.zeros(8, dtype=torch.float64))
+    w = torch.randn(6, 8, generator=g, dtype=torch.float64)
+    (grad_ours,) = torch.autograd.grad((ours * w).sum(), x)
+    (grad_reference,) = torch.autograd.grad((reference * w).sum(), x)
+    assert torch.equal(grad_ours, grad_reference)
 
 
 def _padded_reference(enc, batch: PaddedBatch) -> torch.Tensor:

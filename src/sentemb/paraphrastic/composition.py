@@ -7,10 +7,10 @@ Averaging Network, GRAN (Eq. 1: a_t = x_t ⊙ σ(W_x x_t + W_h h_t + b), embeddi
 variants GRAN-2 … GRAN-5 and BiGRAN.
 
 Every encoder maps a :class:`PaddedBatch` (right-padded token ids with their lengths) to float32 (batch, dim).
-Padding never reaches an embedding: means are masked, and the recurrent encoders take the real tokens straight to
-the packed layout (:class:`Packing`), where each step runs over the sentences still going and the LSTM's backward
-pass is written out (:mod:`sentemb.paraphrastic.peephole`); the last state is that of the last token. A sentence with
-no token encodes to the zero vector. Word vectors are ``self.embedding`` (trained, regularised towards their
+Padding never reaches an embedding: means are taken over the real tokens (:func:`token_mean`), and the recurrent
+encoders take the real tokens straight to the packed layout (:class:`Packing`), where each step runs over the
+sentences still going and the LSTM's backward pass is written out (:mod:`sentemb.paraphrastic.peephole`); the last
+state is that of the last token. A sentence with no token encodes to the zero vector. Word vectors are ``self.embedding`` (trained, regularised towards their
 initial values by the training loop); every other parameter is a composition parameter (:meth:`composition_parameters`).
 """
 
@@ -58,9 +58,19 @@ class PaddedBatch:
         return len(self.lengths)
 
 
-def masked_mean(x: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-    """Mean over the real positions: x (B, T, d), mask (B, T) → (B, d); zero for an empty sentence."""
-    return (x * mask[..., None]).sum(1) / lengths.clamp(min=1)[:, None].to(x.dtype)
+def token_mean(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """The mean of each sentence's token vectors, from the real tokens alone (no padded layout, one ``index_add``).
+
+    Args:
+        x: float, shape (N, d): the tokens of every sentence in reading order, sentence after sentence.
+        lengths: int64, shape (B,): tokens per sentence, summing to N.
+
+    Returns:
+        float, shape (B, d); zero for an empty sentence.
+    """
+    rows = torch.repeat_interleave(torch.arange(len(lengths), device=x.device), lengths)
+    sums = x.new_zeros(len(lengths), x.shape[1]).index_add_(0, rows, x)
+    return sums / lengths.clamp(min=1)[:, None].to(x.dtype)
 
 
 def last_state(h: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
@@ -284,25 +294,34 @@ class CompositionEncoder(nn.Module):
         raise NotImplementedError
 
 
-class AverageComposition(CompositionEncoder):
+class _MeanComposition(CompositionEncoder):
+    """An encoder of the mean of the word vectors: :meth:`head` of :func:`token_mean`, taken over the real tokens
+    (the padded layout is never built)."""
+
+    def compose_tokens(self, x, mask, lengths):
+        return self.head(token_mean(x, lengths))
+
+    def head(self, mean: torch.Tensor) -> torch.Tensor:
+        """float (B, dim) → float (B, dim)."""
+        return mean
+
+
+class AverageComposition(_MeanComposition):
     """AVG (PARAGRAM-PHRASE): g(x) = mean of the word vectors (Wieting et al. 2016 §3)."""
 
-    def compose(self, x, mask, lengths):
-        return masked_mean(x, mask, lengths)
 
-
-class ProjectionComposition(CompositionEncoder):
+class ProjectionComposition(_MeanComposition):
     """PROJ: g(x) = W_p (mean of the word vectors) + b (Wieting et al. 2016 §3)."""
 
     def __init__(self, vectors, **kwargs) -> None:
         super().__init__(vectors, **kwargs)
         self.projection = nn.Linear(self.dim, self.dim)
 
-    def compose(self, x, mask, lengths):
-        return self.projection(masked_mean(x, mask, lengths))
+    def head(self, mean):
+        return self.projection(mean)
 
 
-class DeepAveragingComposition(CompositionEncoder):
+class DeepAveragingComposition(_MeanComposition):
     """DAN (Iyyer et al. 2015): the mean of the word vectors through ``layers`` tanh layers of width dim
     (Wieting et al. 2016 §3)."""
 
@@ -312,8 +331,8 @@ class DeepAveragingComposition(CompositionEncoder):
             raise SentembError(f"DAN: layers must be at least 1, got {layers}")
         self.layers = nn.ModuleList(nn.Linear(self.dim, self.dim) for _ in range(layers))
 
-    def compose(self, x, mask, lengths):
-        h = masked_mean(x, mask, lengths)
+    def head(self, mean):
+        h = mean
         for layer in self.layers:
             h = torch.tanh(layer(h))
         return h
