@@ -10,8 +10,9 @@ Every encoder maps a :class:`PaddedBatch` (right-padded token ids with their len
 Padding never reaches an embedding: means are taken over the real tokens (:func:`token_mean`), and the recurrent
 encoders take the real tokens straight to the packed layout (:class:`Packing`), where each step runs over the
 sentences still going and the LSTM's backward pass is written out (:mod:`sentemb.paraphrastic.peephole`); the last
-state is that of the last token. A sentence with no token encodes to the zero vector. Word vectors are ``self.embedding`` (trained, regularised towards their
-initial values by the training loop); every other parameter is a composition parameter (:meth:`composition_parameters`).
+state is that of the last token. A sentence with no token encodes to the zero vector. Word vectors are
+``self.embedding`` (trained, regularised towards their initial values by the training loop); every other parameter is
+a composition parameter (:meth:`composition_parameters`).
 """
 
 from __future__ import annotations
