@@ -170,6 +170,12 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     supervised = (proj / "reports/wieting2017_supervised.md").read_text()
     assert "| GRAN | universal | dropout, scrambling, universal |" in supervised and "## Table 5 layout" in supervised
     assert "initialising from and regularising to the transfer model beats random initialisation" in supervised
+    # Table 8's random row and the Williams test's r B are the same number (both from the full-precision predictions)
+    random_sts = next(line.split(" | ")[3] for line in supervised.splitlines()
+                      if line.startswith("| GRAN | random | dropout, scrambling |"))
+    williams_b = next(line.split(" | ")[6] for line in supervised.splitlines()
+                      if line.startswith("| GRAN | universal | random | STS |"))
+    assert random_sts == williams_b
     summary = json.loads((proj / "metrics/summary.json").read_text())
     assert set(summary) == {*vectors, "siamese_cbow", *weighted, "paragram", *paraphrastic}
     # the slice's models used as a researcher would: sentemb embed / nearest / nearest-words / export, SentEval
