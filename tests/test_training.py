@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 import textwrap
@@ -310,6 +311,22 @@ def test_the_fused_sgd_step_writes_the_same_bytes_with_any_number_of_threads():
         got[threads] = weights
     assert np.abs(got[1] - start).max() > 1e-3  # the steps moved the vectors
     assert all(np.array_equal(got[1], w) for w in got.values())
+
+
+def test_the_fused_step_keeps_torchs_thread_count():
+    # numba's OpenMP layer sets the process's OpenMP thread count to its pool's size when its first parallel loop
+    # starts, and torch's operations then take that count; the step puts torch's back (a fresh process, as the layer
+    # starts once a process: torch on 2 threads, OMP_NUM_THREADS, and the step on 2 of a pool of 4; torch reads its
+    # count before the step, as the trainer, which builds the encoder first, does)
+    code = ("import numpy as np, torch; print(torch.get_num_threads())\n"
+            "from sentemb.siamese_cbow.fused import FusedSGD\n"
+            "rng = np.random.default_rng(0); w = rng.standard_normal((12, 8)).astype(np.float32)\n"
+            "FusedSGD(w, threads=2)(rng.integers(0, 12, 600).astype(np.int32), rng.integers(0, 590, 50),"
+            " rng.integers(1, 8, 50), 10, 0.5)\n"
+            "print(torch.get_num_threads())")
+    env = os.environ | {"OMP_NUM_THREADS": "2", "NUMBA_NUM_THREADS": "4"}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert res.stdout.split() == ["2", "2"]
 
 
 def test_the_fused_step_with_in_batch_negatives_is_the_step_on_the_negatives_written_out():

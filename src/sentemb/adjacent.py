@@ -457,7 +457,8 @@ def train_adjacent_sentences(
                     continue
                 sentences = np.concatenate([c, c - 1, c + 1])
                 neg_rows = in_batch_negatives(sentences, roles, config.neg, rng)
-                neg = sentences[neg_rows]  # their sentence indices, for a process's share under torchrun
+                if world_size > 1:  # their sentence indices, for a process's share
+                    neg = sentences[neg_rows]
             else:
                 neg = candidates[rng.integers(0, len(candidates), size=(config.neg, len(c)))]
                 if len(c) < smallest:  # a last batch too small to share: every process skips it alike

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+import torch
 
 from sentemb.adjacent import candidate_rows
 
@@ -94,16 +95,15 @@ def _sgd_step(weights, tokens, starts, lengths, candidates, shared, ref_starts, 
             inv = 1.0 / (na * norms[k])
             ca = sims[k] / (na * na)
             cx = sims[k] / (norms[k] * norms[k])
+            for j in range(dim):
+                ga[j] += g * (x[j] * inv - ca * a[j])
             if shared:
                 coef[i, k, 0] = g
                 coef[i, k, 1] = inv
                 coef[i, k, 2] = cx
-                for j in range(dim):
-                    ga[j] += g * (x[j] * inv - ca * a[j])
-            else:
+            else:  # the candidate's row is centre i's alone (rows past the centres: never ga's)
                 gx = grad[candidates[i, k]]
                 for j in range(dim):
-                    ga[j] += g * (x[j] * inv - ca * a[j])
                     gx[j] += g * (a[j] * inv - cx * x[j])
     # 2b. the gradient with respect to each candidate's mean (sentences across threads): sentence r adds the terms
     #     of every (centre, candidate) pair that names it, refs[ref_starts[r]:ref_starts[r + 1]] (flat indices
@@ -195,10 +195,16 @@ class FusedSGD:
             self._grad = np.empty_like(self._emb)
         if self._coef.shape[0] < n_centre or self._coef.shape[1] < candidates.shape[1]:
             self._coef = np.empty((n_centre, candidates.shape[1], 3), dtype=np.float64)
-        numba.set_num_threads(self.threads)
         coef = self._coef[:n_centre, : candidates.shape[1]]
-        return float(_sgd_step(self.weights, tokens, starts, lengths, candidates, shared, ref_starts, refs, lr,
-                               self.threads, self._emb[:n_bags], self._grad[:n_bags], coef))
+        # numba's OpenMP layer, started by the first set_num_threads of a process, sets the process's OpenMP thread
+        # count (torch's) to its pool's size, the cores: torch's count is put back after the step
+        torch_threads = torch.get_num_threads()
+        numba.set_num_threads(self.threads)
+        loss = float(_sgd_step(self.weights, tokens, starts, lengths, candidates, shared, ref_starts, refs, lr,
+                              self.threads, self._emb[:n_bags], self._grad[:n_bags], coef))
+        if torch.get_num_threads() != torch_threads:
+            torch.set_num_threads(torch_threads)
+        return loss
 
 
 def _references(candidates: np.ndarray, n_bags: int) -> tuple[np.ndarray, np.ndarray]:
