@@ -35,11 +35,12 @@ class GatedMean(torch.autograd.Function):
         gate = torch.sigmoid(z)
         denom = packing.lengths.clamp(min=1).to(x.dtype)
         if x.device.type == "cpu":
-            from sentemb.paraphrastic.peephole_cpu import gated_mean_forward, torch_threads
+            from sentemb.cpu import numba_threads
+            from sentemb.paraphrastic.peephole_cpu import gated_mean_forward
 
             x, gate = x.contiguous(), gate.contiguous()
             out = x.new_empty(len(denom), x.shape[1])
-            with torch_threads():
+            with numba_threads():
                 gated_mean_forward(x.numpy(), gate.numpy(), packing.step_starts.numpy(), packing.rank.numpy(),
                                    packing.lengths.numpy(), denom.numpy(), out.numpy())
         else:
@@ -53,10 +54,11 @@ class GatedMean(torch.autograd.Function):
         x, gate, denom = ctx.saved_tensors
         sentence = ctx.packing.sentence
         if x.device.type == "cpu":
-            from sentemb.paraphrastic.peephole_cpu import gated_mean_backward, torch_threads
+            from sentemb.cpu import numba_threads
+            from sentemb.paraphrastic.peephole_cpu import gated_mean_backward
 
             grad_x, grad_z = torch.empty_like(x), torch.empty_like(x)
-            with torch_threads():
+            with numba_threads():
                 gated_mean_backward(x.numpy(), gate.numpy(), sentence.numpy(), denom.numpy(),
                                     grad_out.contiguous().numpy(), grad_x.numpy(), grad_z.numpy())
         else:

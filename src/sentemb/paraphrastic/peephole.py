@@ -107,11 +107,12 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         tensors = (gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole.detach().contiguous())
         cpu = gates.device.type == "cpu"
         if cpu:  # each step's element-wise part in one compiled pass; numba is imported only when it is needed
+            from sentemb.cpu import numba_threads
             from sentemb.paraphrastic import peephole_cpu
 
             arrays = [t.numpy() for t in tensors]
         starts = list(accumulate(sizes, initial=0))
-        with peephole_cpu.torch_threads() if cpu else nullcontext() as threads:
+        with numba_threads() if cpu else nullcontext() as threads:
             for t in range(len(sizes) - 1, -1, -1):
                 n, step = sizes[t], (starts[t], starts[t - 1] if t else -1)
                 if cpu:

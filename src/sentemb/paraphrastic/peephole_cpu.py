@@ -14,12 +14,8 @@ loop). Each row is computed alike either way, so the result does not depend on t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import numba
 import numpy as np
-import torch
 
 
 @numba.njit(cache=True)
@@ -79,7 +75,7 @@ def cell_backward(gates: np.ndarray, tanh_cells: np.ndarray, cells: np.ndarray, 
         peephole: (gates − 1, hidden): w_ci, w_cf and (with the output gate) w_co.
         start: step t's first row; previous: step t − 1's first row, or −1 at the first step (c_0 = 0).
         n: n_t. output_gate: whether the gates include o_t.
-        threads: blocks of rows run at once (inside :func:`torch_threads`, which sets numba's threads).
+        threads: blocks of rows run at once (inside :func:`sentemb.cpu.numba_threads`, which sets numba's threads).
     """
     args = (gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole, gates.dtype.type(1), start,
             previous)
@@ -126,18 +122,3 @@ def gated_mean_backward(x: np.ndarray, gate: np.ndarray, sentence: np.ndarray, d
     ``grad_z``, float (N, dim); x, gate (σ) float (N, dim), sentence int64 (N,), denom float (B,). One row a thread
     at a time: the result does not depend on the number of threads."""
     _gated_mean_backward(x, gate, sentence, denom, grad_out, grad_x, grad_z, x.dtype.type(1))
-
-
-@contextmanager
-def torch_threads() -> Iterator[int]:
-    """Run the kernel on as many threads as torch has (``OMP_NUM_THREADS`` or ``torch.set_num_threads``; at most
-    numba's pool): yields that number for :func:`cell_backward`, and leaves torch's count as it was. (Numba's OpenMP
-    layer, when its first parallel loop starts, sets the process's OpenMP thread count to its pool's size, the
-    cores, which torch's operations then take too: two one-thread processes would each run torch on every core.)"""
-    threads = torch.get_num_threads()
-    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-    try:
-        yield numba.get_num_threads()
-    finally:
-        if torch.get_num_threads() != threads:
-            torch.set_num_threads(threads)

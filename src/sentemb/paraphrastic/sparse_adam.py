@@ -67,7 +67,7 @@ class CompiledSparseAdam(torch.optim.SparseAdam):
         if closure is not None:
             with torch.enable_grad():
                 loss = closure()
-        from sentemb.paraphrastic.peephole_cpu import torch_threads
+        from sentemb.cpu import numba_threads
 
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
@@ -93,7 +93,7 @@ class CompiledSparseAdam(torch.optim.SparseAdam):
                 real = numer.numpy().dtype.type  # the scalars as torch rounds them to the tensor's type
                 args = (state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(), rows.numpy(),
                         values.numpy(), real(1 - beta1), real(1 - beta2), numer.numpy(), second.numpy())
-                with torch_threads() as threads:
+                with numba_threads() as threads:
                     if threads > 1 and len(rows) > 1:
                         _rows_parallel(*args, min(threads, len(rows)))
                     else:

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-import torch
 
 from sentemb.adjacent import candidate_rows
+from sentemb.cpu import numba_threads
 
 _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of the norms)
 _NO_REFS = np.zeros(1, dtype=np.int64)  # the references of a batch whose candidates are each a centre's own
@@ -151,7 +151,8 @@ class FusedSGD:
     Args:
         weights: float32, shape (V, dim), C-contiguous: updated in place (e.g. ``encoder.embedding.weight`` as
             numpy, which shares its memory).
-        threads: numba threads (the result does not depend on it).
+        threads: numba threads (the result does not depend on it); each step leaves torch's thread count as it
+            was (:func:`sentemb.cpu.numba_threads`).
 
     Raises:
         ValueError: weights that are not a C-contiguous float32 matrix.
@@ -196,15 +197,9 @@ class FusedSGD:
         if self._coef.shape[0] < n_centre or self._coef.shape[1] < candidates.shape[1]:
             self._coef = np.empty((n_centre, candidates.shape[1], 3), dtype=np.float64)
         coef = self._coef[:n_centre, : candidates.shape[1]]
-        # numba's OpenMP layer, started by the first set_num_threads of a process, sets the process's OpenMP thread
-        # count (torch's) to its pool's size, the cores: torch's count is put back after the step
-        torch_threads = torch.get_num_threads()
-        numba.set_num_threads(self.threads)
-        loss = float(_sgd_step(self.weights, tokens, starts, lengths, candidates, shared, ref_starts, refs, lr,
-                              self.threads, self._emb[:n_bags], self._grad[:n_bags], coef))
-        if torch.get_num_threads() != torch_threads:
-            torch.set_num_threads(torch_threads)
-        return loss
+        with numba_threads(self.threads):  # torch's thread count is left as it was (sentemb.cpu)
+            return float(_sgd_step(self.weights, tokens, starts, lengths, candidates, shared, ref_starts, refs, lr,
+                                   self.threads, self._emb[:n_bags], self._grad[:n_bags], coef))
 
 
 def _references(candidates: np.ndarray, n_bags: int) -> tuple[np.ndarray, np.ndarray]:
