@@ -28,6 +28,7 @@ import scipy.sparse as sp
 import torch
 from tqdm.auto import tqdm
 
+from sentemb.cpu import numba_threads, prefetch, prefetch_row
 from sentemb.data.corpus import TokenCorpus
 from sentemb.device import resolve_device
 from sentemb.errors import SentembError
@@ -125,6 +126,10 @@ def _adagrad_step(param: torch.Tensor, accumulator: torch.Tensor, index: torch.T
     accumulator.index_add_(0, index, squares)
 
 
+_CELLS_AHEAD = 8  # prefetch distances of _fit_cells, in cells (measured on the full corpus: README, "Speed")
+_ROWS_AHEAD = 4
+
+
 @numba.njit(parallel=True, cache=True)
 def _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr, grad_clip,
                threads):  # pragma: no cover (compiled; tested through train_glove)
@@ -132,6 +137,10 @@ def _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx,
 
     The cells are cut into ``threads`` contiguous chunks, each walked by its own thread without locks, as
     ``glove.c``'s threads walk their parts of the shuffled file; with one thread the result is deterministic.
+    The loop waits on memory (four random rows of w, w̃ and their AdaGrad sums, and the cell's own entries at a
+    random place), so it asks for a later cell's entries ``_CELLS_AHEAD`` cells ahead and its rows ``_ROWS_AHEAD``
+    cells ahead (:func:`sentemb.cpu.prefetch`): the same arithmetic in the same order, 1.6× the cells per second
+    on the full corpus (README, "Speed").
     Returns the summed cost Σ ½·f(X)·diff² of the epoch.
     """
     n = order.shape[0]
@@ -140,7 +149,20 @@ def _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx,
     costs = np.zeros(threads)
     for t in numba.prange(threads):
         cost = 0.0
-        for k in range(t * chunk, min(n, (t + 1) * chunk)):
+        end = min(n, (t + 1) * chunk)
+        for k in range(t * chunk, end):
+            if k + _CELLS_AHEAD < end:  # the count, weight and word ids of a cell further on
+                ahead = order[k + _CELLS_AHEAD]
+                prefetch(rows, ahead)
+                prefetch(cols, ahead)
+                prefetch(log_x, ahead)
+                prefetch(weight, ahead)
+            if k + _ROWS_AHEAD < end:  # the four rows of a nearer cell, whose ids have arrived by now
+                ahead = order[k + _ROWS_AHEAD]
+                prefetch_row(w, rows[ahead])
+                prefetch_row(gw, rows[ahead])
+                prefetch_row(w_ctx, cols[ahead])
+                prefetch_row(gw_ctx, cols[ahead])
             c = order[k]
             i = rows[c]
             j = cols[c]
@@ -307,12 +329,12 @@ def _fit_by_cells(coo, dim, *, x_max, alpha, lr, grad_clip, epochs, threads, shu
     rng = np.random.default_rng(seed)
     n = coo.nnz
     losses: list[float] = []
-    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     clock = _Clock()
     for epoch in tqdm(range(1, epochs + 1), desc="glove", unit="epoch", disable=not progress):
         order = rng.permutation(n).astype(np.int32) if shuffle else np.arange(n, dtype=np.int32)
-        cost = _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr, grad_clip,
-                          threads)
+        with numba_threads(threads):
+            cost = _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
+                              grad_clip, threads)
         _end_of_epoch(epoch, epochs, cost / n, lr, losses, clock, on_epoch, lambda: (w + w_ctx).astype(np.float32))
     wall, cpu = clock.elapsed()
     return (w + w_ctx).astype(np.float32), losses, wall, cpu
