@@ -59,18 +59,22 @@ class PaddedBatch:
         return len(self.lengths)
 
 
-def token_mean(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-    """The mean of each sentence's token vectors, from the real tokens alone (no padded layout, one ``index_add``).
+def token_mean(x: torch.Tensor, lengths: torch.Tensor, sentence: torch.Tensor | None = None) -> torch.Tensor:
+    """The mean of each sentence's token vectors (or hidden states), from the real tokens alone (no padded layout,
+    one ``index_add``).
 
     Args:
-        x: float, shape (N, d): the tokens of every sentence in reading order, sentence after sentence.
+        x: float, shape (N, d): one row per real token.
         lengths: int64, shape (B,): tokens per sentence, summing to N.
+        sentence: int64, shape (N,): the sentence of each row of ``x`` (e.g. :attr:`Packing.sentence` for rows in
+            time-major packed order); default: the rows are in reading order, sentence after sentence.
 
     Returns:
         float, shape (B, d); zero for an empty sentence.
     """
-    rows = torch.repeat_interleave(torch.arange(len(lengths), device=x.device), lengths)
-    sums = x.new_zeros(len(lengths), x.shape[1]).index_add_(0, rows, x)
+    if sentence is None:
+        sentence = torch.repeat_interleave(torch.arange(len(lengths), device=x.device), lengths)
+    sums = x.new_zeros(len(lengths), x.shape[1]).index_add_(0, sentence, x)
     return sums / lengths.clamp(min=1)[:, None].to(x.dtype)
 
 
@@ -401,12 +405,6 @@ class _Recurrent(CompositionEncoder):
         raise NotImplementedError
 
 
-def _sentence_mean(values: torch.Tensor, packing: Packing, lengths: torch.Tensor) -> torch.Tensor:
-    """Mean of packed rows per sentence: (N, d) → (B, d); zero for an empty sentence."""
-    total = values.new_zeros(len(lengths), values.shape[1]).index_add_(0, packing.sentence, values)
-    return total / lengths.clamp(min=1)[:, None].to(values.dtype)
-
-
 class LSTMComposition(_Recurrent):
     """LSTM: the last hidden state of a peephole LSTM (Wieting et al. 2016; Wieting & Gimpel 2017 "LSTM")."""
 
@@ -418,7 +416,7 @@ class LSTMAverageComposition(_Recurrent):
     """LSTMAVG: the mean of the LSTM's hidden states (Wieting & Gimpel §2); BiLSTMAVG when bidirectional."""
 
     def pool(self, x, h, packing, lengths):
-        return _sentence_mean(h, packing, lengths)
+        return token_mean(h, lengths, packing.sentence)
 
 
 class GRANComposition(_Recurrent):
@@ -455,7 +453,7 @@ class GRANComposition(_Recurrent):
             return GatedMean.apply(x if self.variant == 1 else h, z, packing)
         if self.variant == 5:
             g1, g2 = torch.sigmoid(z).chunk(2, dim=1)
-            return _sentence_mean(x * g1 + h * g2, packing, lengths)
+            return token_mean(x * g1 + h * g2, lengths, packing.sentence)
 
         def step(z_t: torch.Tensor, x_t: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
             if self.variant == 4:
