@@ -58,6 +58,5 @@ def test_numba_threads_sets_numbas_count_and_puts_torchs_back():
     assert torch.get_num_threads() == before
     with numba_threads() as threads:  # default: torch's count, at most numba's pool
         assert threads == min(before, numba.config.NUMBA_NUM_THREADS)
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        with numba_threads(0):
-            pass
+    with pytest.raises(ValueError, match="threads must be at least 1"), numba_threads(0):
+        pass
