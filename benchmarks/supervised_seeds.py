@@ -5,7 +5,7 @@ Usage (after `dvc repro`, which trains the transfer models and runs seed 1 of ev
 
 Williams' test in `reports/wieting2017_supervised.md` compares two trained models on the same test pairs: it holds
 the models fixed, so it cannot see how much another training run would move them, and the recurrent models' test r
-moves 2-3 points from run to run (README, "Three full runs, side by side"). This study reruns the supervised
+moves 2-3 points from run to run (README, "Four full runs, side by side"). This study reruns the supervised
 stages with other values of ``supervised.training.seed`` (the composition's initialisation for ``random``, dropout,
 scrambling and the order of the mini-batches; the transfer models and the data splits stay as they are) and tests
 each claim of the report over the runs.
