@@ -25,6 +25,7 @@ class NWSParams(AdjacentSentenceParams):
     optimizer: Literal["sgd", "adadelta", "adagrad", "sparse_adam"] = "adagrad"
     lr: PositiveFloat = 0.05
     lr_floor: float = Field(1.0, gt=0, le=1)
+    fit: Literal["auto", "torch", "fused"] = "auto"
 
 
 def main(name: str) -> None:
@@ -43,9 +44,10 @@ def main(name: str) -> None:
         raise SentembError(f"models/{vectors_name}: {len(missing)} words of data/vocab.tsv have no vector, e.g. "
                            f"{missing[0]!r} (rebuild the word vectors with dvc repro)")
     vectors = kv.vectors[[kv.key_to_index[w] for w in vocab.words]]
-    config = AdjacentSentenceConfig(similarity="dot", **p.model_dump(exclude={"init_low", "init_high", "processes"}))
+    config = AdjacentSentenceConfig(similarity="dot",
+                                    **p.model_dump(exclude={"init_low", "init_high", "fit", "processes"}))
     saliences, stats = train_neural_word_salience(corpus, vectors, config, init_low=p.init_low, init_high=p.init_high,
-                                                  log_path=f"metrics/train/{name}.csv")
+                                                  log_path=f"metrics/train/{name}.csv", fit=p.fit)
     if not is_main_process():
         return
     stats, timings = without_timings(stats, name)

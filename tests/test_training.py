@@ -12,6 +12,7 @@ from sentemb.adjacent import AdjacentSentenceConfig, TokenBatch, train_adjacent_
 from sentemb.data.corpus import build_token_corpus
 from sentemb.device import resolve_device
 from sentemb.errors import SentembError
+from sentemb.salience.encoder import SalienceEncoder
 from sentemb.siamese_cbow.encoder import AverageEncoder
 
 
@@ -289,6 +290,61 @@ def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path, nega
     with pytest.raises(SentembError, match="the fused fit is SGD on the CPU"):
         train_siamese_cbow(corpus, v, AdjacentSentenceConfig(optimizer="adagrad", device="cpu"), dim=4,
                            progress=False, fit="fused")
+
+
+@pytest.mark.parametrize("negatives", ["corpus", "batch"])
+def test_the_fused_adagrad_step_is_torchs_nws_step_on_the_same_tuples(tmp_path, negatives):
+    """Neural Word Salience's compiled AdaGrad step (nws.fit: fused) trains the same saliences as torch's autograd and
+    Adagrad from the same sampled tuples: equal up to float rounding, and the same loss log."""
+    from sentemb.salience.train import train_neural_word_salience
+
+    corpus, v = _toy_corpus(30)
+    vectors = np.random.default_rng(4).normal(size=(v, 16)).astype(np.float32)
+    cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="adagrad", lr=0.05, lr_floor=1.0,
+                                 similarity="dot", log_every=5, seed=2, device="cpu", negatives=negatives)
+    got = {}
+    for fit in ("torch", "fused"):
+        saliences, stats = train_neural_word_salience(corpus, vectors, cfg, log_path=tmp_path / f"{fit}.csv",
+                                                      progress=False, fit=fit)
+        got[fit] = (saliences, stats, (tmp_path / f"{fit}.csv").read_text().splitlines())
+        assert stats["fit"] == fit
+    (torch_q, torch_stats, torch_log), (fused_q, fused_stats, fused_log) = got["torch"], got["fused"]
+    start = SalienceEncoder(vectors, seed=2).saliences.detach().numpy()
+    assert np.abs(torch_q - start).max() > 0.2  # training moved the saliences …
+    assert np.abs(fused_q - torch_q).max() < 1e-5  # … and both fits moved them alike
+    assert fused_stats["final_loss"] == pytest.approx(torch_stats["final_loss"], abs=1e-5)
+    assert [r.split(",")[:3] + r.split(",")[4:] for r in fused_log] == [r.split(",")[:3] + r.split(",")[4:]
+                                                                       for r in torch_log]
+    with pytest.raises(SentembError, match="the fused fit is AdaGrad on the CPU"):
+        train_neural_word_salience(corpus, vectors, AdjacentSentenceConfig(optimizer="sgd", similarity="dot",
+                                                                           device="cpu"), progress=False, fit="fused")
+
+
+def test_the_fused_adagrad_step_writes_the_same_bytes_with_any_number_of_threads():
+    """Each thread of the NWS step owns the saliences of a share of the words, so one thread and several give the
+    same saliences and AdaGrad sums to the bit, with corpus and with in-batch negatives."""
+    import numba
+
+    from sentemb.salience.fused import FusedAdagrad
+
+    rng = np.random.default_rng(0)
+    tokens = rng.integers(0, 12, size=600).astype(np.int32)  # 12 words: each salience has many tokens a batch
+    vectors = rng.standard_normal((12, 8)).astype(np.float32)
+    start = rng.uniform(size=12).astype(np.float32)
+    in_batch = np.stack([(np.arange(10) + 1 + rng.integers(0, 9, size=10)) % 10 + rng.integers(0, 3, size=10) * 10
+                         for _ in range(2)])
+    batches = [(rng.integers(0, 590, size=50), rng.integers(0, 8, size=50), None) for _ in range(3)]
+    batches.append((rng.integers(0, 590, size=30), rng.integers(1, 8, size=30), in_batch))
+    got = {}
+    for threads in sorted({1, min(3, numba.config.NUMBA_NUM_THREADS)}):
+        saliences = start.copy()
+        step = FusedAdagrad(vectors, saliences, threads=threads)
+        assert all(np.isfinite(step(tokens, starts, lengths, 10, 0.5, neg)) for starts, lengths, neg in batches)
+        got[threads] = (saliences, step.sums)
+    assert np.abs(got[1][0] - start).max() > 1e-2  # the steps moved the saliences
+    assert all(np.array_equal(got[1][0], q) and np.array_equal(got[1][1], g) for q, g in got.values())
+    with pytest.raises(ValueError, match="saliences of shape"):
+        FusedAdagrad(vectors, start[:5])
 
 
 def test_the_fused_sgd_step_writes_the_same_bytes_with_any_number_of_threads():

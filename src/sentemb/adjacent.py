@@ -318,6 +318,38 @@ def candidate_rows(n_centre: int, negatives: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.concatenate([positives, negatives]).T)
 
 
+_NO_REFERENCES = np.zeros(1, dtype=np.int64)  # the references of a batch whose candidates are each a centre's own
+
+
+def step_candidates(n_bags: int, n_centre: int, negatives: np.ndarray | None
+                    ) -> tuple[np.ndarray, bool, np.ndarray, np.ndarray]:
+    """The candidates of a compiled step's batch (:class:`sentemb.siamese_cbow.fused.FusedSGD`,
+    :class:`sentemb.salience.fused.FusedAdagrad`) and, when a sentence may be the candidate of several centres, for
+    each sentence the (centre, candidate) pairs that name it.
+
+    Args:
+        n_bags: the batch's sentences, [centres, previous, next, …].
+        n_centre: B, its centres.
+        negatives: int64, shape (n, B): in-batch negatives' rows (:func:`in_batch_negatives`); ``None``: negatives
+            from the corpus, placed after the next sentences (centre i's k-th at row (k + 3) × B + i).
+
+    Returns:
+        ``(candidates, shared, ref_starts, refs)``: :func:`candidate_rows`; whether a sentence may be named by
+        several centres (in-batch negatives); the flat indices i × n_candidates + k of the pairs naming sentence r,
+        ``refs[ref_starts[r]:ref_starts[r + 1]]``, increasing (placeholders when not shared).
+    """
+    shared = negatives is not None
+    if not shared:
+        negatives = np.arange(3 * n_centre, n_bags, dtype=np.int64).reshape(-1, n_centre)
+    candidates = candidate_rows(n_centre, negatives)
+    if not shared:
+        return candidates, False, _NO_REFERENCES, _NO_REFERENCES
+    flat = candidates.ravel()
+    ref_starts = np.zeros(n_bags + 1, dtype=np.int64)
+    np.cumsum(np.bincount(flat, minlength=n_bags), out=ref_starts[1:])
+    return candidates, True, ref_starts, np.argsort(flat, kind="stable")
+
+
 @numba.njit(cache=True)
 def _accept_in_batch(u, sentences, roles, b, rows, done):  # pragma: no cover
     """Fill rows[done:] by proposal and acceptance (:func:`in_batch_negatives`) from the uniforms u, two a proposal;
@@ -383,12 +415,13 @@ def train_adjacent_sentences(
         checkpoint: called as ``checkpoint(step, encoder)`` before the first batch, every ``checkpoint_every``
             batches and after the last (e.g. to score the model during training); its time is not counted in the
             throughput.
-        step_function: SGD only: a compiled step ``f(token_ids, starts, lengths, n_centres, lr, negatives) -> mean
-            loss`` that reads the batch's sentences from the corpus in place (``token_ids``, each sentence's start,
-            its length cut at ``max_length``; in-batch negatives: ``negatives`` gives their rows among the batch's
-            sentences, else ``None`` and they follow the next sentences) and updates the encoder's weights in place
-            (:class:`sentemb.siamese_cbow.fused.FusedSGD`) instead of torch's forward, backward and optimiser; the
-            same tuples, the same learning rates, the same arithmetic.
+        step_function: a compiled step ``f(token_ids, starts, lengths, n_centres, lr, negatives) -> mean loss``
+            that reads the batch's sentences from the corpus in place (``token_ids``, each sentence's start, its
+            length cut at ``max_length``; in-batch negatives: ``negatives`` gives their rows among the batch's
+            sentences, else ``None`` and they follow the next sentences) and updates the encoder's parameters in
+            place with ``config.optimizer`` at rate ``lr`` (:class:`sentemb.siamese_cbow.fused.FusedSGD`,
+            :class:`sentemb.salience.fused.FusedAdagrad`) instead of torch's forward, backward and optimiser; the
+            same tuples, the same learning rates, the same arithmetic. The caller matches it to the optimiser.
 
     Returns:
         Training statistics: tuples, batches, wall seconds, centre sentences/s, corpus words/s (tokens of the
@@ -417,8 +450,6 @@ def train_adjacent_sentences(
     last_batch = len(centres) - (batches_per_epoch - 1) * config.batch_size
     total = (batches_per_epoch - (last_batch < smallest)) * config.epochs  # the steps taken
     lr0, factor = config.schedule(batches_per_epoch)
-    if step_function is not None and config.optimizer != "sgd":
-        raise SentembError(f"a fused step is plain SGD (optimizer {config.optimizer!r} asked for)")
     opt = _optimizer(config.optimizer, encoder.parameters(), lr0)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
     lr_sum = 0.0

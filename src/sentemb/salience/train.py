@@ -5,16 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import torch
 
 from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
 from sentemb.data.corpus import TokenCorpus
+from sentemb.device import resolve_device, world
 from sentemb.errors import SentembError
 from sentemb.salience.encoder import SalienceEncoder
+
+FITS = ("auto", "torch", "fused")
 
 
 def train_neural_word_salience(
     corpus: TokenCorpus, vectors: np.ndarray, config: AdjacentSentenceConfig, init_low: float = 0.0,
-    init_high: float = 1.0, log_path: str | Path | None = None, progress: bool = True,
+    init_high: float = 1.0, log_path: str | Path | None = None, progress: bool = True, fit: str = "auto",
 ) -> tuple[np.ndarray, dict]:
     """One salience q_w per word, learnt so that the q-weighted average of FIXED word vectors predicts adjacent
     sentences (Eq. 1-3: softmax over inner products, cross-entropy against the true neighbours).
@@ -25,15 +29,37 @@ def train_neural_word_salience(
         config: the adjacent-sentence hyperparameters (``similarity`` must be ``"dot"``, the paper's Eq. 2).
         init_low, init_high: saliences start uniform in [init_low, init_high), seeded by ``config.seed``.
         log_path: CSV loss log.
+        fit: ``"torch"``: torch's forward, backward and optimiser (any optimiser, CPU or GPU); ``"fused"``: AdaGrad
+            on the CPU as one compiled step per batch (:mod:`sentemb.salience.fused`, torch's arithmetic, several
+            times faster); ``"auto"``: fused for AdaGrad on the CPU in one process, torch otherwise.
 
     Returns:
-        ``(saliences, stats)``: float32 (V,); the statistics of :func:`~sentemb.adjacent.train_adjacent_sentences`.
+        ``(saliences, stats)``: float32 (V,); the statistics of :func:`~sentemb.adjacent.train_adjacent_sentences`
+        and ``fit``, the fit that ran.
 
     Raises:
-        SentembError: a similarity other than the inner product, an empty corpus or a bad device.
+        SentembError: a similarity other than the inner product, an empty corpus, a bad device, an unknown ``fit``,
+            or the fused fit asked for with another optimiser, a GPU or several processes.
     """
     if config.similarity != "dot":
         raise SentembError(f"Neural Word Salience scores sentences by inner product (got {config.similarity!r})")
+    if fit not in FITS:
+        raise SentembError(f"nws.fit: unknown fit {fit!r} (expected one of {FITS})")
+    device = resolve_device(config.device)
+    processes = world()[1]
+    cpu_adagrad = config.optimizer == "adagrad" and device.type == "cpu" and processes == 1
+    if fit == "fused" and not cpu_adagrad:
+        raise SentembError(f"nws.fit: the fused fit is AdaGrad on the CPU in one process (optimizer "
+                           f"{config.optimizer!r}, device {config.device!r}, {processes} processes); use fit: torch "
+                           "or auto")
     encoder = SalienceEncoder(vectors, init_low=init_low, init_high=init_high, seed=config.seed)
-    stats = train_adjacent_sentences(encoder, corpus, config, log_path=log_path, progress=progress)
+    step_function = None
+    if fit == "fused" or (fit == "auto" and cpu_adagrad):
+        from sentemb.salience.fused import FusedAdagrad
+
+        step_function = FusedAdagrad(encoder.vectors.numpy(), encoder.salience.weight.detach().numpy().reshape(-1),
+                                     threads=torch.get_num_threads())
+    stats = train_adjacent_sentences(encoder, corpus, config, log_path=log_path, progress=progress,
+                                     step_function=step_function)
+    stats["fit"] = "fused" if step_function is not None else "torch"
     return encoder.saliences.detach().cpu().numpy(), stats

@@ -23,11 +23,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sentemb.adjacent import candidate_rows
+from sentemb.adjacent import step_candidates
 from sentemb.cpu import numba_threads
 
 _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of the norms)
-_NO_REFS = np.zeros(1, dtype=np.int64)  # the references of a batch whose candidates are each a centre's own
 
 
 @numba.njit(parallel=True, cache=True)
@@ -186,11 +185,8 @@ class FusedSGD:
             The batch's mean loss (nats).
         """
         n_bags = len(starts)
-        shared = negatives is not None  # a sentence may be the candidate of several centres (2b of the kernel)
-        if not shared:  # from the corpus, after the next sentences: centre i's own, rows (k + 1) × n_centre + i
-            negatives = np.arange(3 * n_centre, n_bags, dtype=np.int64).reshape(-1, n_centre)
-        candidates = candidate_rows(n_centre, negatives)
-        ref_starts, refs = _references(candidates, n_bags) if shared else (_NO_REFS, _NO_REFS)
+        # shared: a sentence may be the candidate of several centres (in-batch negatives; 2b of the kernel)
+        candidates, shared, ref_starts, refs = step_candidates(n_bags, n_centre, negatives)
         if len(self._emb) < n_bags:
             self._emb = np.empty((n_bags, self.weights.shape[1]), dtype=np.float32)
             self._grad = np.empty_like(self._emb)
@@ -200,13 +196,3 @@ class FusedSGD:
         with numba_threads(self.threads):  # torch's thread count is left as it was (sentemb.cpu)
             return float(_sgd_step(self.weights, tokens, starts, lengths, candidates, shared, ref_starts, refs, lr,
                                    self.threads, self._emb[:n_bags], self._grad[:n_bags], coef))
-
-
-def _references(candidates: np.ndarray, n_bags: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each of a batch's sentences, the flat indices i × n_candidates + k of the (centre, candidate) pairs that
-    name it in ``candidates`` (C-contiguous, (n_centre, n_candidates)): ``refs[ref_starts[r]:ref_starts[r + 1]]``,
-    increasing."""
-    flat = candidates.ravel()
-    ref_starts = np.zeros(n_bags + 1, dtype=np.int64)
-    np.cumsum(np.bincount(flat, minlength=n_bags), out=ref_starts[1:])
-    return ref_starts, np.argsort(flat, kind="stable")
