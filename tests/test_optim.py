@@ -37,6 +37,39 @@ def test_lasagne_adam_is_lasagnes_formula_and_not_torchs():
     assert np.abs(torchs - want).max() > 1e-5  # torch puts ε after the bias correction: other steps for small g
 
 
+@pytest.mark.parametrize("compiled", [False, True])
+def test_lasagne_adam_with_l2_is_the_step_of_the_loss_with_the_anchored_term(compiled):
+    """A group's l2 = λ and anchor θ₀ take the step autograd takes on loss + (λ/2)‖θ − θ₀‖² (no anchor: θ₀ = 0); the
+    compiled CPU pass (float32) is the torch kernels' step up to float rounding."""
+    torch.manual_seed(0)
+    start = {"w": torch.randn(40, 6), "c": torch.randn(7)}
+    anchor = start["w"] + 0.3 * torch.randn(40, 6)
+    lam = {"w": 0.5, "c": 0.2}
+    x = torch.randn(40, 6)
+
+    def loss_of(p):
+        return (p["w"] * x).sum() ** 2 / 100 + p["c"].sin().sum()
+
+    autograd = {k: torch.nn.Parameter(v.clone()) for k, v in start.items()}
+    fused = {k: torch.nn.Parameter(v.clone()) for k, v in start.items()}
+    reference = LasagneAdam(autograd.values(), lr=0.01)
+    ours = LasagneAdam([{"params": [fused["w"]], "l2": lam["w"], "anchor": anchor},
+                        {"params": [fused["c"]], "l2": lam["c"]}], lr=0.01, compiled=compiled)
+    for _ in range(5):
+        reference.zero_grad()
+        (loss_of(autograd) + 0.5 * lam["w"] * (autograd["w"] - anchor).pow(2).sum()
+         + 0.5 * lam["c"] * autograd["c"].pow(2).sum()).backward()
+        reference.step()
+        ours.zero_grad()
+        loss_of(fused).backward()
+        ours.step()
+    assert (autograd["w"] - start["w"]).abs().max() > 0.02
+    for k in start:
+        torch.testing.assert_close(fused[k], autograd[k], rtol=0, atol=1e-6)
+    with pytest.raises(SentembError, match="an anchor of shape"):
+        LasagneAdam([{"params": [fused["w"]], "l2": 1.0, "anchor": torch.zeros(3)}])
+
+
 def test_lasagne_adam_refuses_sparse_gradients():
     emb = torch.nn.Embedding(4, 3, sparse=True)
     emb(torch.tensor([1, 2])).sum().backward()

@@ -11,7 +11,7 @@ from sentemb.data.benchmarks import KENTER_GROUPS, load_benchmarks
 from sentemb.errors import SentembError
 from sentemb.paraphrastic.composition import PaddedBatch, build_composition
 from sentemb.supervised.data import read_split, sick_splits, split_datasets, write_split
-from sentemb.supervised.similarity import SimilarityHead, anchored_l2, kl_loss, score_distribution, score_range
+from sentemb.supervised.similarity import SimilarityHead, kl_loss, score_distribution, score_range
 from sentemb.supervised.training import ScoredPairs, SupervisedConfig, train_supervised
 
 
@@ -47,13 +47,6 @@ def test_head_is_the_two_matrix_form_and_the_loss_is_kl():
     kl = (target * (torch.log(target.clamp(min=1e-30)) - log_p)).sum(1).mean()
     torch.testing.assert_close(kl_loss(log_p, target), kl)
     assert kl_loss(torch.log(torch.full((2, 5), 0.2)), torch.full((2, 5), 0.2)).abs() < 1e-6
-
-
-def test_anchored_l2_weights_each_term_by_half_its_lambda():
-    """(λ/2)‖θ − anchor‖², as the authors' code (0.5 * params.LC * l2(...)); no anchor: pulled to 0; λ = 0: no term."""
-    w, c, h = torch.full((2, 3), 2.0), torch.ones(4), torch.ones(5)
-    total = anchored_l2({"w": w, "c": c, "h": h}, {"w": torch.ones(2, 3)}, {"w": 0.5, "c": 0.1})
-    assert total.item() == pytest.approx(0.5 * 0.5 * 6 + 0.5 * 0.1 * 4)
 
 
 def test_sts_split_is_40_10_50_per_dataset_seeded_and_complete(shared, tmp_path):

@@ -92,26 +92,3 @@ def kl_loss(log_p_hat: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """Mean over the batch of KL(p ‖ p̂) = Σ_i p_i (log p_i − log p̂_i) (Tai et al. Eq. 6, without the regulariser);
     0 · log 0 is 0. Both (B, K); returns a scalar."""
     return (torch.xlogy(target, target) - target * log_p_hat).sum(dim=1).mean()
-
-
-def anchored_l2(parameters: dict[str, torch.Tensor], anchors: dict[str, torch.Tensor],
-                weights: dict[str, float]) -> torch.Tensor:
-    """Σ_name (λ_name/2) ‖θ_name − anchor_name‖²: (λc/2)‖W_c‖² (anchor 0), (λw/2)‖W_w − W_w,initial‖², or, for
-    Wieting & Gimpel's "universal" setting, every parameter pulled back to the transfer model's value. Each term is
-    weighted λ/2 as in the authors' code (``0.5*params.LC*l2(...)``, jwieting/iclr2016 ``similarity/*_model_sim.py``;
-    the papers write λ).
-
-    Args:
-        parameters: name → parameter.
-        anchors: name → the value it is pulled to (absent: 0).
-        weights: name → λ (absent or 0: no term).
-    """
-    total = None
-    for name, p in parameters.items():
-        lam = weights.get(name, 0.0)
-        if not lam:
-            continue
-        anchor = anchors.get(name)
-        term = 0.5 * lam * ((p - anchor) if anchor is not None else p).pow(2).sum()
-        total = term if total is None else total + term
-    return total if total is not None else torch.zeros(())

@@ -4,7 +4,7 @@
 The encoder is any ``torch.nn.Module`` with a function that embeds a list of token-id sentences (``embed``), such
 as a paraphrastic composition encoder; this module does not depend on which. The three settings of Wieting &
 Gimpel's Table 8 differ only in the encoder's starting parameters and in the anchors of the L2 terms
-(:func:`sentemb.supervised.similarity.anchored_l2`):
+(λ/2)‖θ − anchor‖², the authors' ``0.5*params.LC*l2(...)``; the papers write λ):
 
 - ``random``: composition parameters freshly initialised, word vectors from PARAGRAM; (λc/2)‖W_c‖²,
   (λw/2)‖W_w − W_w,0‖² (each term weighted λ/2, as the authors' code: ``0.5*params.LC*l2(...)``);
@@ -12,7 +12,9 @@ Gimpel's Table 8 differ only in the encoder's starting parameters and in the anc
 - ``universal``: initialised from the transfer model and every parameter pulled back to it (λw on the word vectors,
   λc on the composition).
 
-The optimiser is Adam as the authors' Lasagne computes it (:class:`~sentemb.optim.LasagneAdam`).
+The optimiser is Adam as the authors' Lasagne computes it (:class:`~sentemb.optim.LasagneAdam`), which also adds the
+L2 terms' gradients (on the CPU in one compiled pass a parameter: the word vectors are dense, every row moves every
+step, as in the authors' code).
 Scrambling (shuffle the words of both sentences of a pair with probability p) and the encoder's own dropout and word
 dropout act during training, as in the transfer setting.
 """
@@ -37,8 +39,8 @@ from sentemb.cpu import settle_sqrt
 from sentemb.device import resolve_device
 from sentemb.errors import SentembError
 from sentemb.evaluation.sts import correlations
-from sentemb.optim import build_optimizer
-from sentemb.supervised.similarity import SimilarityHead, anchored_l2, kl_loss, score_distribution
+from sentemb.optim import LasagneAdam
+from sentemb.supervised.similarity import SimilarityHead, kl_loss, score_distribution
 
 log = logging.getLogger(__name__)
 
@@ -177,10 +179,12 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
     targets = score_distribution(train.scores, config.k).to(device)
     for split in (dev, test):
         score_distribution(split.scores, config.k)  # the range check
-    # every parameter the L2 terms see: λw on the word vectors, λc on the composition and the head (head anchored at 0)
+    # every parameter the L2 terms see: λw on the word vectors, λc on the composition and the head (head anchored at
+    # 0); the optimiser adds each term's gradient, λ(θ − anchor)
     regularised = params | {f"head.{n}": p for n, p in head.named_parameters()}
-    weights = {name: (config.lambda_w if name == word_parameter else config.lambda_c) for name in regularised}
-    optimizer = build_optimizer("adam", [*params.values(), *head.parameters()], config.lr)
+    optimizer = LasagneAdam([{"params": [p], "l2": config.lambda_w if name == word_parameter else config.lambda_c,
+                              "anchor": anchors.get(name)} for name, p in regularised.items()],
+                            lr=config.lr, compiled=device.type == "cpu")
     batches = math.ceil(len(train) / config.batch_size)
     every = max(1, math.ceil(batches / config.evals_per_epoch))
     rows: list[dict] = []
@@ -198,11 +202,10 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
             head.train()
             left, right = embed(s1 + s2).split(len(idx))
             loss = kl_loss(head(left, right), targets[torch.as_tensor(idx, device=device)])
-            total = loss + anchored_l2(regularised, anchors, weights).to(device)
-            if not torch.isfinite(total):
-                raise SentembError(f"supervised: the loss is {total.item()} at step {step + 1} (epoch {epoch + 1})")
+            if not torch.isfinite(loss):
+                raise SentembError(f"supervised: the loss is {loss.item()} at step {step + 1} (epoch {epoch + 1})")
             optimizer.zero_grad(set_to_none=True)
-            total.backward()
+            loss.backward()
             optimizer.step()
             step += 1
             seen += len(idx)
