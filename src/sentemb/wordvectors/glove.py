@@ -139,8 +139,8 @@ def _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx,
     ``glove.c``'s threads walk their parts of the shuffled file; with one thread the result is deterministic.
     The loop waits on memory (four random rows of w, w̃ and their AdaGrad sums, and the cell's own entries at a
     random place), so it asks for a later cell's entries ``_CELLS_AHEAD`` cells ahead and its rows ``_ROWS_AHEAD``
-    cells ahead (:func:`sentemb.cpu.prefetch`): the same arithmetic in the same order, 1.6× the cells per second
-    on the full corpus (README, "Speed").
+    cells ahead (:func:`sentemb.cpu.prefetch`): the same arithmetic in the same order, 1.3-1.5× the cells per
+    second on the full corpus (``benchmarks/glove_speed.py``; README, "Speed").
     Returns the summed cost Σ ½·f(X)·diff² of the epoch.
     """
     n = order.shape[0]
