@@ -29,7 +29,7 @@ import numpy as np
 
 from sentemb.data.corpus import TokenCorpus
 from sentemb.data.vocab import Vocabulary
-from sentemb.wordvectors.glove import _fit_cells, cooccurrence_matrix, glove_initial_parameters
+from sentemb.wordvectors.glove import _fit_cells, cell_inputs, cell_parameters, cooccurrence_matrix
 
 
 def _other_loop(rev: str):
@@ -52,6 +52,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cells-one-thread", type=int, default=5_000_000)
     ap.add_argument("--dim", type=int, default=300)
+    ap.add_argument("--x-max", type=float, default=100.0, help="f(X)'s x_max (params.yaml pretrain.glove)")
+    ap.add_argument("--alpha", type=float, default=0.75, help="f(X)'s alpha (params.yaml pretrain.glove)")
     args = ap.parse_args()
     loops = {args.against: _other_loop(args.against), "this checkout": _fit_cells}
     corpus = TokenCorpus.load(args.data / "corpus")
@@ -60,15 +62,12 @@ def main() -> None:
     coo = cooccurrence_matrix(corpus, vocab_size, window=10).tocoo()
     print(f"{coo.nnz:,} co-occurrence cells, {vocab_size:,} words, counted in {time.perf_counter() - t:.0f} s",
           flush=True)
-    rows, cols = coo.row.astype(np.int32), coo.col.astype(np.int32)
-    x = coo.data.astype(np.float64)
-    log_x, weight = np.log(x), np.minimum(1.0, x / 100.0) ** 0.75
-    del x, coo
-    start = {k: v.numpy().astype(np.float64) for k, v in glove_initial_parameters(vocab_size, args.dim, 1).items()}
+    rows, cols, log_x, weight = cell_inputs(coo, args.x_max, args.alpha)
+    del coo
+    start = cell_parameters(vocab_size, args.dim, 1)
 
     def fresh() -> list[np.ndarray]:
-        w, w_ctx, b, b_ctx = (start[k].copy() for k in ("w", "w_ctx", "b", "b_ctx"))
-        return [w, w_ctx, b, b_ctx, np.ones_like(w), np.ones_like(w_ctx), np.ones_like(b), np.ones_like(b_ctx)]
+        return [a.copy() for a in start]
 
     n = len(rows)
     rng = np.random.default_rng(1)

@@ -317,15 +317,32 @@ def _end_of_epoch(epoch: int, epochs: int, mean_cost: float, lr: float, losses: 
         clock.excluding(lambda: on_epoch(epoch, mean_cost, vectors()))
 
 
+def cell_inputs(coo, x_max: float, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The cell loop's view of a co-occurrence matrix (:func:`_fit_cells`).
+
+    Args:
+        coo: ``scipy.sparse.coo_matrix`` (V, V) of co-occurrence counts X_ij.
+        x_max, alpha: the weighting f(X) = min(1, X/x_max)^alpha (Pennington et al. 2014 Eq. 9).
+
+    Returns:
+        ``(rows, cols, log_x, weight)``: int32 i and j, float64 log X_ij and f(X_ij), each shape (nnz,).
+    """
+    x = coo.data.astype(np.float64)
+    return coo.row.astype(np.int32), coo.col.astype(np.int32), np.log(x), np.minimum(1.0, x / x_max) ** alpha
+
+
+def cell_parameters(vocab_size: int, dim: int, seed: int) -> list[np.ndarray]:
+    """glove.c's starting point as the cell loop takes it: ``[w, w̃, b, b̃, G_w, G_w̃, G_b, G_b̃]``, float64, the
+    vectors (V, dim) and biases (V,) of :func:`glove_initial_parameters`, the AdaGrad sums at 1 as in glove.c."""
+    params = {k: v.numpy().astype(np.float64) for k, v in glove_initial_parameters(vocab_size, dim, seed).items()}
+    w, w_ctx, b, b_ctx = params["w"], params["w_ctx"], params["b"], params["b_ctx"]
+    return [w, w_ctx, b, b_ctx, np.ones_like(w), np.ones_like(w_ctx), np.ones_like(b), np.ones_like(b_ctx)]
+
+
 def _fit_by_cells(coo, dim, *, x_max, alpha, lr, grad_clip, epochs, threads, shuffle, seed, progress, on_epoch,
                   **_):
-    rows, cols = coo.row.astype(np.int32), coo.col.astype(np.int32)
-    x = coo.data.astype(np.float64)
-    log_x, weight = np.log(x), np.minimum(1.0, x / x_max) ** alpha
-    del x
-    params = {k: v.numpy().astype(np.float64) for k, v in glove_initial_parameters(coo.shape[0], dim, seed).items()}
-    w, w_ctx, b, b_ctx = params["w"], params["w_ctx"], params["b"], params["b_ctx"]
-    gw, gw_ctx, gb, gb_ctx = np.ones_like(w), np.ones_like(w_ctx), np.ones_like(b), np.ones_like(b_ctx)
+    rows, cols, log_x, weight = cell_inputs(coo, x_max, alpha)
+    w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx = cell_parameters(coo.shape[0], dim, seed)
     rng = np.random.default_rng(seed)
     n = coo.nnz
     losses: list[float] = []
