@@ -351,6 +351,37 @@ def step_candidates(n_bags: int, n_centre: int, negatives: np.ndarray | None
 
 
 @numba.njit(cache=True)
+def clear_rows(embedding, gradient):  # pragma: no cover
+    """Zero a sentence's rows of a compiled step's reused (batch, dim) buffers (numba): its mean and its gradient."""
+    for j in range(embedding.shape[0]):
+        embedding[j] = 0.0
+        gradient[j] = 0.0
+
+
+@numba.njit(cache=True)
+def softmax_cross_entropy(sims, n_centre, grad_sims):  # pragma: no cover
+    """:func:`adjacent_sentence_loss` for one centre inside a compiled step (numba): the softmax over its candidates'
+    similarities, the two positives first with target 1/2 each.
+
+    Args:
+        sims: float64, shape (2 + n,): the similarities to the previous, next and negative sentences.
+        n_centre: the batch's centres (the loss is their mean).
+        grad_sims: float64, shape (2 + n,): filled with d(mean loss)/d sims[k].
+
+    Returns:
+        The centre's loss (nats).
+    """
+    top = sims.max()
+    total = 0.0
+    for k in range(sims.shape[0]):
+        total += np.exp(sims[k] - top)
+    log_total = np.log(total) + top
+    for k in range(sims.shape[0]):
+        grad_sims[k] = (np.exp(sims[k] - log_total) - (0.5 if k < 2 else 0.0)) / n_centre
+    return -0.5 * ((sims[0] - log_total) + (sims[1] - log_total))
+
+
+@numba.njit(cache=True)
 def _accept_in_batch(u, sentences, roles, b, rows, done):  # pragma: no cover
     """Fill rows[done:] by proposal and acceptance (:func:`in_batch_negatives`) from the uniforms u, two a proposal;
     returns how many rows are filled when u runs out."""
@@ -380,6 +411,35 @@ def _optimizer(name: str, params, lr: float) -> torch.optim.Optimizer:
         torch.sparse.check_sparse_tensor_invariants.disable()
         return torch.optim.Adagrad(params, lr=lr)
     return torch.optim.SparseAdam(list(params), lr=lr)
+
+
+FITS = ("auto", "torch", "fused")  # a trainer's fit: its compiled CPU step (fused) or torch's autograd
+
+
+def fused_fit(fit: str, config: AdjacentSentenceConfig, optimizer: str, key: str) -> bool:
+    """Whether a trainer takes its compiled step (``fit: fused``; ``auto``: when it can) rather than torch's autograd.
+
+    A compiled step implements one optimiser on the CPU in one process.
+
+    Args:
+        fit: ``"auto"``, ``"torch"`` or ``"fused"``.
+        config: the run's settings (optimiser, device).
+        optimizer: the one optimiser the trainer's compiled step implements (``"sgd"``, ``"adagrad"``).
+        key: the params key named in errors (``model.fit``, ``nws.fit``).
+
+    Raises:
+        SentembError: an unknown fit, a bad device, or ``fused`` asked for with another optimiser, a GPU or several
+            processes.
+    """
+    if fit not in FITS:
+        raise SentembError(f"{key}: unknown fit {fit!r} (expected one of {FITS})")
+    processes = world()[1]
+    possible = config.optimizer == optimizer and resolve_device(config.device).type == "cpu" and processes == 1
+    if fit == "fused" and not possible:
+        raise SentembError(f"{key}: the fused fit is {'SGD' if optimizer == 'sgd' else 'AdaGrad'} on the CPU in one "
+                           f"process (optimizer {config.optimizer!r}, device {config.device!r}, {processes} "
+                           "processes); use fit: torch or auto")
+    return fit == "fused" or (fit == "auto" and possible)
 
 
 def train_adjacent_sentences(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sentemb.adjacent import step_candidates
+from sentemb.adjacent import clear_rows, softmax_cross_entropy, step_candidates
 from sentemb.cpu import numba_threads
 
 ADAGRAD_EPS = 1e-10  # torch.optim.Adagrad's default eps, added to √G
@@ -49,10 +49,7 @@ def _adagrad_step(vectors, saliences, sums, tokens, starts, lengths, candidates,
     for s in numba.prange(n_bags):
         n = lengths[s]
         e = emb[s]
-        g0 = grad[s]
-        for j in range(dim):
-            e[j] = 0.0
-            g0[j] = 0.0
+        clear_rows(e, grad[s])
         if n == 0:
             continue
         for t in range(starts[s], starts[s] + n):
@@ -78,14 +75,10 @@ def _adagrad_step(vectors, saliences, sums, tokens, starts, lengths, candidates,
             for j in range(dim):
                 dot += a[j] * x[j]
             sims[k] = dot
-        top = sims.max()
-        total = 0.0
+        grad_sims = np.empty(n_candidates, dtype=np.float64)
+        losses[i] = softmax_cross_entropy(sims, n_centre, grad_sims)
         for k in range(n_candidates):
-            total += np.exp(sims[k] - top)
-        log_total = np.log(total) + top
-        losses[i] = -0.5 * ((sims[0] - log_total) + (sims[1] - log_total))  # two positives, target 1/2 each
-        for k in range(n_candidates):
-            g = (np.exp(sims[k] - log_total) - (0.5 if k < 2 else 0.0)) / n_centre  # d(mean loss)/d sim_k
+            g = grad_sims[k]  # d(mean loss)/d sim_k
             x = emb[candidates[i, k]]
             for j in range(dim):
                 ga[j] += g * x[j]

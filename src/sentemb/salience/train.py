@@ -7,13 +7,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
+from sentemb.adjacent import AdjacentSentenceConfig, fused_fit, train_adjacent_sentences
 from sentemb.data.corpus import TokenCorpus
-from sentemb.device import resolve_device, world
 from sentemb.errors import SentembError
 from sentemb.salience.encoder import SalienceEncoder
-
-FITS = ("auto", "torch", "fused")
 
 
 def train_neural_word_salience(
@@ -43,18 +40,10 @@ def train_neural_word_salience(
     """
     if config.similarity != "dot":
         raise SentembError(f"Neural Word Salience scores sentences by inner product (got {config.similarity!r})")
-    if fit not in FITS:
-        raise SentembError(f"nws.fit: unknown fit {fit!r} (expected one of {FITS})")
-    device = resolve_device(config.device)
-    processes = world()[1]
-    cpu_adagrad = config.optimizer == "adagrad" and device.type == "cpu" and processes == 1
-    if fit == "fused" and not cpu_adagrad:
-        raise SentembError(f"nws.fit: the fused fit is AdaGrad on the CPU in one process (optimizer "
-                           f"{config.optimizer!r}, device {config.device!r}, {processes} processes); use fit: torch "
-                           "or auto")
+    fused = fused_fit(fit, config, "adagrad", "nws.fit")
     encoder = SalienceEncoder(vectors, init_low=init_low, init_high=init_high, seed=config.seed)
     step_function = None
-    if fit == "fused" or (fit == "auto" and cpu_adagrad):
+    if fused:
         from sentemb.salience.fused import FusedAdagrad
 
         step_function = FusedAdagrad(encoder.vectors.numpy(), encoder.salience.weight.detach().numpy().reshape(-1),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sentemb.adjacent import step_candidates
+from sentemb.adjacent import clear_rows, softmax_cross_entropy, step_candidates
 from sentemb.cpu import numba_threads
 
 _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of the norms)
@@ -41,10 +41,7 @@ def _sgd_step(weights, tokens, starts, lengths, candidates, shared, ref_starts, 
     for s in numba.prange(n_bags):
         n = lengths[s]
         e = emb[s]
-        g0 = grad[s]
-        for j in range(dim):
-            e[j] = 0.0
-            g0[j] = 0.0
+        clear_rows(e, grad[s])
         if n == 0:
             continue
         for t in range(starts[s], starts[s] + n):
@@ -78,14 +75,10 @@ def _sgd_step(weights, tokens, starts, lengths, candidates, shared, ref_starts, 
             nx = np.sqrt(nx)
             norms[k] = nx
             sims[k] = dot / max(na * nx, _EPS)
-        top = sims.max()
-        total = 0.0
+        grad_sims = np.empty(n_candidates, dtype=np.float64)
+        losses[i] = softmax_cross_entropy(sims, n_centre, grad_sims)
         for k in range(n_candidates):
-            total += np.exp(sims[k] - top)
-        log_total = np.log(total) + top
-        losses[i] = -0.5 * ((sims[0] - log_total) + (sims[1] - log_total))  # two positives, target 1/2 each
-        for k in range(n_candidates):
-            g = (np.exp(sims[k] - log_total) - (0.5 if k < 2 else 0.0)) / n_centre  # d(mean loss)/d sim_k
+            g = grad_sims[k]  # d(mean loss)/d sim_k
             if shared:
                 coef[i, k, 0] = 0.0  # 2b skips the pair unless it is set below
             if g == 0.0 or na == 0.0 or norms[k] == 0.0:

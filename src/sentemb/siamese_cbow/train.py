@@ -7,13 +7,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
+from sentemb.adjacent import AdjacentSentenceConfig, fused_fit, train_adjacent_sentences
 from sentemb.data.corpus import TokenCorpus
 from sentemb.device import resolve_device, world
 from sentemb.errors import SentembError
 from sentemb.siamese_cbow.encoder import AverageEncoder
-
-FITS = ("auto", "torch", "fused")
 
 
 def train_siamese_cbow(
@@ -44,20 +42,12 @@ def train_siamese_cbow(
     """
     if config.similarity != "cosine":
         raise SentembError(f"Siamese CBOW scores sentences by cosine (got similarity {config.similarity!r})")
-    if fit not in FITS:
-        raise SentembError(f"model.fit: unknown fit {fit!r} (expected one of {FITS})")
-    device = resolve_device(config.device)
-    processes = world()[1]
-    cpu_sgd = config.optimizer == "sgd" and device.type == "cpu" and processes == 1
-    if fit == "fused" and not cpu_sgd:
-        raise SentembError(f"model.fit: the fused fit is SGD on the CPU in one process (optimizer "
-                           f"{config.optimizer!r}, device {config.device!r}, {processes} processes); use fit: torch "
-                           "or auto")
+    fused = fused_fit(fit, config, "sgd", "model.fit")
     # NCCL cannot all-reduce sparse gradients: under torchrun on GPUs the embedding takes dense ones
-    sparse = not (processes > 1 and device.type == "cuda")
+    sparse = not (world()[1] > 1 and resolve_device(config.device).type == "cuda")
     encoder = AverageEncoder(vocab_size, dim, init_std=init_std, sparse=sparse, seed=config.seed)
     step_function = None
-    if fit == "fused" or (fit == "auto" and cpu_sgd):
+    if fused:
         from sentemb.siamese_cbow.fused import FusedSGD
 
         step_function = FusedSGD(encoder.embedding.weight.detach().numpy(), threads=torch.get_num_threads())
