@@ -32,6 +32,7 @@ from sentemb.paraphrastic.composition import (
     PaddedBatch,
     PeepholeLSTM,
     build_composition,
+    encode_ids,
     token_mean,
 )
 from sentemb.paraphrastic.gated_mean import GatedMean
@@ -412,6 +413,31 @@ def _toy_pairs(n: int = 200, seed: int = 0):
         s = rng.integers(0, 20, size=rng.integers(2, 6))
         out.append((s, s ^ 1))
     return out
+
+
+def test_sts_selector_encodes_each_distinct_sentence_once():
+    """The selector's scores are each set scored on its own (scipy's Pearson r of the cosines), though a sentence
+    shared by two sets, or repeated in one, is encoded once."""
+    from scipy.stats import pearsonr
+
+    torch.manual_seed(0)
+    enc = build_composition("lstmavg", _vectors(20, 8))
+    rng = np.random.default_rng(1)
+    pool = [rng.integers(0, 20, size=rng.integers(1, 7)) for _ in range(15)]
+    sets = [IdPairs(f"toy.{k}", [pool[i].copy() for i in rng.integers(0, 15, 12)],
+                    [pool[i].copy() for i in rng.integers(0, 15, 12)], rng.random(12)) for k in range(3)]
+    seen = []
+    enc.register_forward_pre_hook(lambda module, args: seen.append(len(args[0].lengths)))
+    scores = sts_selector(sets, {"first": ["toy.0"], "all": ["toy.0", "toy.1", "toy.2"]})(enc)
+    distinct = {x.tobytes() for s in sets for x in s.sentences1 + s.sentences2}
+    assert sum(seen) == len(distinct) < 3 * 24
+    r = []
+    for s in sets:
+        emb = encode_ids(enc, s.sentences1 + s.sentences2)
+        r.append(100 * pearsonr(F.cosine_similarity(torch.from_numpy(emb[:12]), torch.from_numpy(emb[12:])),
+                                s.gold).statistic)
+    assert scores["first"] == pytest.approx(r[0], abs=1e-4)
+    assert scores["all"] == pytest.approx(np.mean(r), abs=1e-4)
 
 
 @pytest.mark.parametrize("sparse", [True, False])

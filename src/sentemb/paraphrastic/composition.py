@@ -480,9 +480,30 @@ COMPOSITIONS: dict[str, type[CompositionEncoder]] = {
 }
 
 
+def distinct_sentences(sentences: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
+    """Each distinct token-id sentence once, for encoding a list with repeats (STS and SICK sets repeat sentences).
+
+    Args:
+        sentences: int64 token-id arrays.
+
+    Returns:
+        ``(distinct, index)``: the distinct sentences in order of first appearance, and int64 (len(sentences),), the
+        position in ``distinct`` of each sentence, so that ``encode(distinct)[index]`` embeds ``sentences``.
+    """
+    position: dict[bytes, int] = {}
+    index = np.array([position.setdefault(np.asarray(x, dtype=np.int64).tobytes(), len(position))
+                      for x in sentences], dtype=np.int64)
+    distinct: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * len(position)
+    for x, i in zip(sentences, index, strict=True):
+        distinct[i] = x
+    return distinct, index
+
+
 def encode_ids(encoder: CompositionEncoder, sentences: Sequence[np.ndarray], batch_size: int = 512) -> np.ndarray:
-    """Embed token-id sentences in eval mode, longest first in batches: float32 (n, dim) on the CPU."""
+    """Embed token-id sentences in eval mode: float32 (n, dim) on the CPU. Each distinct sentence is encoded once
+    (:func:`distinct_sentences`), longest first in batches of ``batch_size``."""
     device = encoder.embedding.weight.device
+    sentences, index = distinct_sentences(sentences)
     order = np.argsort([-len(s) for s in sentences], kind="stable")
     out = np.zeros((len(sentences), encoder.dim), dtype=np.float32)
     was_training = encoder.training
@@ -492,7 +513,7 @@ def encode_ids(encoder: CompositionEncoder, sentences: Sequence[np.ndarray], bat
             rows = order[i:i + batch_size]
             out[rows] = encoder(PaddedBatch.from_lists([sentences[r] for r in rows], device)).float().cpu().numpy()
     encoder.train(was_training)
-    return out
+    return out[index]
 
 
 # the arguments each encoder of COMPOSITIONS takes besides the word vectors, dropout and word_dropout
