@@ -12,7 +12,7 @@ from sentemb.errors import SentembError
 from sentemb.paraphrastic.composition import PaddedBatch, build_composition
 from sentemb.supervised.data import read_split, sick_splits, split_datasets, write_split
 from sentemb.supervised.similarity import SimilarityHead, kl_loss, score_distribution, score_range
-from sentemb.supervised.training import ScoredPairs, SupervisedConfig, train_supervised
+from sentemb.supervised.training import ScoredPairs, SupervisedConfig, predict, train_supervised
 
 
 def test_score_distribution_is_tai_et_al_sparse_target():
@@ -122,6 +122,33 @@ def test_training_learns_relatedness_and_selects_on_dev(setting, tmp_path):
         assert moved > 0.05
     else:  # pulled back hard to the transfer model: the encoder barely moves, the head alone learns
         assert moved < 0.05 and stats["test"] > 50
+
+
+def test_predict_embeds_each_distinct_sentence_once():
+    """ŷ of every pair, each pair's two sentences embedded together as before, though a repeated sentence is embedded
+    once (SICK's test split holds each sentence about twice)."""
+    rng = np.random.default_rng(3)
+    pairs = _toy(40, rng)
+    pairs = ScoredPairs(pairs.sentences1 * 2, [s.copy() for s in pairs.sentences1[::-1]] + pairs.sentences2,
+                        np.concatenate([pairs.scores, pairs.scores]))
+    torch.manual_seed(0)
+    encoder = build_composition("lstmavg", torch.randn(80, 16) * 0.5)
+    head = SimilarityHead(16, 20, 5)
+    seen = []
+
+    def embed(sentences):
+        seen.append(len(sentences))
+        return encoder(PaddedBatch.from_lists(sentences, "cpu"))
+
+    y_hat = predict(encoder, embed, head, pairs, batch_size=16)
+    distinct = {s.tobytes() for s in pairs.sentences1 + pairs.sentences2}
+    assert sum(seen) == len(distinct) < 2 * len(pairs) and max(seen) <= 32
+    encoder.eval()
+    head.eval()
+    with torch.no_grad():
+        one_by_one = [head.predict(head(*embed([a, b]).split(1))).item()
+                      for a, b in zip(pairs.sentences1, pairs.sentences2, strict=True)]
+    assert y_hat == pytest.approx(one_by_one, abs=1e-5) and y_hat.dtype == np.float64
 
 
 def test_training_errors():
