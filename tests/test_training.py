@@ -287,7 +287,7 @@ def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path, nega
     assert fused_stats["final_loss"] == pytest.approx(torch_stats["final_loss"], abs=1e-5)
     assert [r.split(",")[:3] + r.split(",")[4:] for r in fused_log] == [r.split(",")[:3] + r.split(",")[4:]
                                                                        for r in torch_log]
-    with pytest.raises(SentembError, match="the fused fit is SGD on the CPU"):
+    with pytest.raises(SentembError, match="the fused fit is optimizer 'sgd' on the CPU"):
         train_siamese_cbow(corpus, v, AdjacentSentenceConfig(optimizer="adagrad", device="cpu"), dim=4,
                            progress=False, fit="fused")
 
@@ -315,7 +315,7 @@ def test_the_fused_adagrad_step_is_torchs_nws_step_on_the_same_tuples(tmp_path, 
     assert fused_stats["final_loss"] == pytest.approx(torch_stats["final_loss"], abs=1e-5)
     assert [r.split(",")[:3] + r.split(",")[4:] for r in fused_log] == [r.split(",")[:3] + r.split(",")[4:]
                                                                        for r in torch_log]
-    with pytest.raises(SentembError, match="the fused fit is AdaGrad on the CPU"):
+    with pytest.raises(SentembError, match="the fused fit is optimizer 'adagrad' on the CPU"):
         train_neural_word_salience(corpus, vectors, AdjacentSentenceConfig(optimizer="sgd", similarity="dot",
                                                                            device="cpu"), progress=False, fit="fused")
 

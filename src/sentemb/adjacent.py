@@ -436,9 +436,9 @@ def fused_fit(fit: str, config: AdjacentSentenceConfig, optimizer: str, key: str
     processes = world()[1]
     possible = config.optimizer == optimizer and resolve_device(config.device).type == "cpu" and processes == 1
     if fit == "fused" and not possible:
-        raise SentembError(f"{key}: the fused fit is {'SGD' if optimizer == 'sgd' else 'AdaGrad'} on the CPU in one "
-                           f"process (optimizer {config.optimizer!r}, device {config.device!r}, {processes} "
-                           "processes); use fit: torch or auto")
+        raise SentembError(f"{key}: the fused fit is optimizer {optimizer!r} on the CPU in one process (optimizer "
+                           f"{config.optimizer!r}, device {config.device!r}, {processes} processes); use fit: torch "
+                           "or auto")
     return fit == "fused" or (fit == "auto" and possible)
 
 
