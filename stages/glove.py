@@ -11,7 +11,7 @@ from sentemb.atomic import atomic_open
 from sentemb.data.corpus import TokenCorpus
 from sentemb.data.vocab import Vocabulary
 from sentemb.device import resolve_device
-from sentemb.evaluation.word_similarity import word_similarity
+from sentemb.evaluation.word_similarity import word_similarity, word_similarity_rows
 from sentemb.models import keyed_vectors, save_word_averaging_model
 from sentemb.wordvectors.glove import cooccurrence_matrix, train_glove
 
@@ -44,9 +44,10 @@ def main(name: str) -> None:
     count_seconds = time.perf_counter() - t0
     print(f"pretrain {name}: {x.nnz:,} non-zero co-occurrence cells in {count_seconds:.0f} s", flush=True)
     curve = []
+    rows = word_similarity_rows(vocab.words)  # the same scores as the whole vocabulary's
 
     def on_epoch(epoch: int, cost: float, vectors) -> None:
-        scores = word_similarity(keyed_vectors(vocab.words, vocab.counts, vectors))
+        scores = word_similarity(keyed_vectors([vocab.words[i] for i in rows], vocab.counts[rows], vectors[rows]))
         curve.append({"epoch": epoch, "cost": round(cost, 6)} | {k: v["spearman"] for k, v in scores.items()})
         print(f"pretrain {name}: epoch {epoch}, " + ", ".join(f"{k} {v}" for k, v in curve[-1].items()
                                                               if k != "epoch"), flush=True)

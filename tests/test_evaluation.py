@@ -200,3 +200,21 @@ def test_williams_test_matches_the_published_example_and_holds_its_level():
     assert williams_scores(gold, gold + rng.normal(size=500), gold + 3 * rng.normal(size=500))[1] < 1e-6
     with pytest.raises(SentembError, match="at least 4 pairs"):
         williams_test(0.1, 0.2, 0.3, 3)
+
+
+def test_word_similarity_of_its_rows_alone_is_that_of_the_whole_vocabulary():
+    """SimLex-999 and WordSim-353 through gensim score the ~1,500 rows they can look up as they score every row,
+    case forms included (gensim takes a word's first form)."""
+    from sentemb.evaluation.word_similarity import word_similarity, word_similarity_rows, word_similarity_words
+    from sentemb.models import keyed_vectors
+
+    rng = np.random.default_rng(0)
+    known = sorted(word_similarity_words())
+    words = [f"filler{i}" for i in range(3000)] + known[::2] + ["Tiger", "OLD"] + known[1::2]
+    vectors = rng.standard_normal((len(words), 20)).astype(np.float32)
+    counts = np.arange(len(words))[::-1]
+    rows = word_similarity_rows(words)
+    assert len(rows) == len(known) + 2 and np.all(np.diff(rows) > 0) and words.index("Tiger") in rows
+    whole = word_similarity(keyed_vectors(words, counts, vectors))
+    part = word_similarity(keyed_vectors([words[i] for i in rows], counts[rows], vectors[rows]))
+    assert part == whole and whole["SimLex-999"]["oov_percent"] == 0

@@ -51,7 +51,7 @@ from sentemb.cpu import settle_sqrt
 from sentemb.device import local_device, resolve_device, world
 from sentemb.errors import SentembError
 from sentemb.evaluation.sts import correlations, cosine_scores
-from sentemb.evaluation.word_similarity import word_similarity
+from sentemb.evaluation.word_similarity import word_similarity, word_similarity_rows
 from sentemb.models import keyed_vectors
 from sentemb.optim import OPTIMIZERS, build_optimizer
 from sentemb.paraphrastic.composition import CompositionEncoder, PaddedBatch, encode_ids
@@ -388,9 +388,12 @@ def word_similarity_selector(words: Sequence[str]) -> Callable[[CompositionEncod
     Args:
         words: the word of each row of the encoder's embedding matrix.
     """
+    rows = word_similarity_rows(words)  # the rows the two datasets can look up: the same scores as all of them
+    scored = [words[i] for i in rows]
+
     def select(encoder: CompositionEncoder) -> dict[str, float]:
-        w = encoder.embedding.weight.detach().float().cpu().numpy()
-        scores = word_similarity(keyed_vectors(words, np.zeros(len(words), dtype=np.int64), w))
+        w = encoder.embedding.weight.detach()[torch.from_numpy(rows)].float().cpu().numpy()
+        scores = word_similarity(keyed_vectors(scored, np.zeros(len(rows), dtype=np.int64), w))
         return {name: s["spearman"] for name, s in scores.items()}
 
     return select
