@@ -51,3 +51,22 @@ def test_strip_punctuation_drops_what_the_siamese_cbow_authors_drop():
         assert tokenize(f"a {token} b", config) == ["a", "b"]
     assert tokenize("e-mail 3.5 £10", config) == ["e-mail", "3.5", "10"]  # inner punctuation stays
     assert tokenize("a , b")[1] == ","  # off by default
+
+
+def test_nltk_regexes_run_untimed_with_the_same_tokens(shared, monkeypatch):
+    """Without NLTK's wall-clock cap on its regular expressions (sentemb.text._untimed_nltk_regexes) the tokens are
+    those of the capped engine, both tokenizers, on Wikipedia and Gutenberg sentences."""
+    from nltk import redos
+
+    from sentemb.data.documents import iter_documents
+
+    sentences = []
+    for shard in ("enwiki/enwiki-01.tar.xz", "gutenberg/gutenberg-01.tar.xz"):
+        for doc in iter_documents(shared / "corpus" / shard, max_documents=3):
+            sentences += [s for p in doc.paragraphs[:150] for s in split_sentences(p)]
+    assert len(sentences) > 1000
+    configs = [TextConfig(), TextConfig(tokenizer="wordpunct", lowercase=False)]
+    untimed = [[tokenize(s, c) for s in sentences] for c in configs]
+    assert redos.DEFAULT_TIMEOUT is None
+    monkeypatch.setattr(redos, "DEFAULT_TIMEOUT", 5.0)  # NLTK's own default
+    assert untimed == [[tokenize(s, c) for s in sentences] for c in configs]
