@@ -6,7 +6,7 @@ document ids, so that a sentence's neighbours are the previous and next sentence
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -166,3 +166,22 @@ def build_token_corpus(documents: Iterable[list[list[str]]], index: dict[str, in
     np.cumsum(lengths, out=offsets[1:])
     token_ids = np.concatenate(ids) if ids else np.zeros(0, np.int32)
     return TokenCorpus(token_ids.astype(np.int32), offsets, np.asarray(doc_ids, dtype=np.int32))
+
+
+def distinct_sentences(sentences: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
+    """Each distinct token-id sentence once, for encoding a list with repeats (STS and SICK sets repeat sentences).
+
+    Args:
+        sentences: int64 token-id arrays.
+
+    Returns:
+        ``(distinct, index)``: the distinct sentences in order of first appearance, and int64 (len(sentences),), the
+        position in ``distinct`` of each sentence, so that ``encode(distinct)[index]`` embeds ``sentences``.
+    """
+    position: dict[bytes, int] = {}
+    index = np.array([position.setdefault(np.asarray(x, dtype=np.int64).tobytes(), len(position))
+                      for x in sentences], dtype=np.int64)
+    distinct: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * len(position)
+    for x, i in zip(sentences, index, strict=True):
+        distinct[i] = x
+    return distinct, index

@@ -24,6 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from sentemb.data.corpus import distinct_sentences
 from sentemb.errors import SentembError
 from sentemb.paraphrastic.gated_mean import GatedMean
 from sentemb.paraphrastic.peephole import PackedPeepholeLSTM
@@ -478,25 +479,6 @@ COMPOSITIONS: dict[str, type[CompositionEncoder]] = {
     "lstmavg": LSTMAverageComposition,
     "gran": GRANComposition,
 }
-
-
-def distinct_sentences(sentences: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
-    """Each distinct token-id sentence once, for encoding a list with repeats (STS and SICK sets repeat sentences).
-
-    Args:
-        sentences: int64 token-id arrays.
-
-    Returns:
-        ``(distinct, index)``: the distinct sentences in order of first appearance, and int64 (len(sentences),), the
-        position in ``distinct`` of each sentence, so that ``encode(distinct)[index]`` embeds ``sentences``.
-    """
-    position: dict[bytes, int] = {}
-    index = np.array([position.setdefault(np.asarray(x, dtype=np.int64).tobytes(), len(position))
-                      for x in sentences], dtype=np.int64)
-    distinct: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * len(position)
-    for x, i in zip(sentences, index, strict=True):
-        distinct[i] = x
-    return distinct, index
 
 
 def encode_ids(encoder: CompositionEncoder, sentences: Sequence[np.ndarray], batch_size: int = 512) -> np.ndarray:

@@ -36,11 +36,11 @@ from tqdm.auto import tqdm
 
 from sentemb.atomic import atomic_open
 from sentemb.cpu import settle_sqrt
+from sentemb.data.corpus import distinct_sentences
 from sentemb.device import resolve_device
 from sentemb.errors import SentembError
 from sentemb.evaluation.sts import correlations
 from sentemb.optim import LasagneAdam
-from sentemb.paraphrastic.composition import distinct_sentences
 from sentemb.supervised.similarity import SimilarityHead, kl_loss, score_distribution
 
 log = logging.getLogger(__name__)
