@@ -1,14 +1,14 @@
 """vocab: sentences → data/vocab.tsv (word, count; min_count applied) and data/corpus/ (memory-mapped token ids)."""
 
 import json
-from collections import Counter
 from pathlib import Path
 
+import numpy as np
 from pydantic import PositiveInt
 from tqdm import tqdm
 
 from sentemb.atomic import atomic_path, write_json
-from sentemb.data.corpus import build_token_corpus, read_sentence_file
+from sentemb.data.corpus import encode_sentence_file
 from sentemb.data.vocab import Vocabulary
 
 from _common import Section, params, run
@@ -24,21 +24,21 @@ SENTENCES = Path("data/sentences")
 def main() -> None:
     p = params("vocab", Vocab)
     sentence_file = SENTENCES / "sentences.txt"
-    counts: Counter = Counter()
-    n_docs = 0
-    for doc in tqdm(read_sentence_file(sentence_file), desc="count", unit="doc", mininterval=2.0):
-        n_docs += 1
-        for sent in doc:
-            counts.update(sent)
+    split_stats = json.loads((SENTENCES / "stats.json").read_text())
+    lines = split_stats["sentences"] + split_stats["documents"]  # a blank line after each document
+    types, every_token = encode_sentence_file(
+        sentence_file, lambda fh: tqdm(fh, desc="read", unit="line", total=lines, mininterval=2.0))
+    counts = dict(zip(types, np.bincount(every_token.token_ids, minlength=len(types)).tolist(), strict=True))
     vocab = Vocabulary.from_counts(counts, min_count=p.min_count, max_size=p.max_size)
     vocab.save("data/vocab.tsv")
-    corpus = build_token_corpus(
-        tqdm(read_sentence_file(sentence_file), desc="encode", unit="doc", total=n_docs, mininterval=2.0), vocab.index
-    )
+    new_ids = np.full(len(types), -1, dtype=np.int32)  # position among the types → vocabulary id, or −1
+    position = {w: i for i, w in enumerate(types)}
+    new_ids[[position[w] for w in vocab.words]] = np.arange(len(vocab), dtype=np.int32)
+    corpus = every_token.remap(new_ids)
+    n_docs = int(corpus.document_ids[-1]) + 1
     with atomic_path("data/corpus") as tmp:
         corpus.save(tmp)
-    total = sum(counts.values())
-    split_stats = json.loads((SENTENCES / "stats.json").read_text())
+    total = len(every_token.token_ids)
     write_json("metrics/corpus.json", {
         "documents": n_docs,
         "sentences": int(corpus.n_sentences),

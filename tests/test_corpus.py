@@ -1,7 +1,9 @@
+from collections import Counter
+
 import numpy as np
 import pytest
 
-from sentemb.data.corpus import TokenCorpus, build_token_corpus, read_sentence_file
+from sentemb.data.corpus import TokenCorpus, build_token_corpus, encode_sentence_file, read_sentence_file
 from sentemb.data.documents import detect_format, iter_documents, read_gutenberg, read_wikiextractor
 from sentemb.errors import SentembError
 
@@ -60,6 +62,31 @@ def test_token_corpus_gather_and_roundtrip(tmp_path):
     corpus.save(tmp_path)
     back = TokenCorpus.load(tmp_path)
     assert np.array_equal(back.token_ids, corpus.token_ids) and back.n_sentences == 4
+
+
+def test_one_reading_counts_and_encodes_as_two_do(tmp_path):
+    """encode_sentence_file + np.bincount + TokenCorpus.remap (the vocab stage) give the counts of a Counter over
+    read_sentence_file and the corpus of build_token_corpus: the same documents (blank lines at the start, in a row,
+    none at the end), a sentence of unknown words kept empty."""
+    path = tmp_path / "sentences.txt"
+    path.write_text("\n\nthe cat sat\nzz qq\n\n\n\nthe dog\n\nа dog sat  the\ncat\n", encoding="utf-8")
+    types, every_token = encode_sentence_file(path)
+    counts = Counter(w for doc in read_sentence_file(path) for sentence in doc for w in sentence)
+    assert dict(zip(types, np.bincount(every_token.token_ids).tolist(), strict=True)) == counts
+    assert types == list(counts)  # first appearance, as a Counter's
+    index = {"the": 0, "sat": 1, "cat": 2, "dog": 3}
+    new_ids = np.array([index.get(w, -1) for w in types], dtype=np.int32)
+    corpus, expected = every_token.remap(new_ids), build_token_corpus(read_sentence_file(path), index)
+    for got, want in zip((corpus.token_ids, corpus.offsets, corpus.document_ids),
+                         (expected.token_ids, expected.offsets, expected.document_ids), strict=True):
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    assert corpus.offsets.tolist() == [0, 3, 3, 5, 8, 9]  # "zz qq": an empty sentence in place; Cyrillic "а" unknown
+    assert corpus.document_ids.tolist() == [0, 0, 1, 2, 2]
+    (tmp_path / "blank.txt").write_text("\n\n")
+    with pytest.raises(SentembError, match=r"blank\.txt: empty corpus"):
+        encode_sentence_file(tmp_path / "blank.txt")
+    with pytest.raises(SentembError, match=r"none\.txt: missing sentence file"):
+        encode_sentence_file(tmp_path / "none.txt")
 
 
 def test_empty_corpus_is_a_clear_error(tmp_path):

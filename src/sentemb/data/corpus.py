@@ -6,7 +6,9 @@ document ids, so that a sentence's neighbours are the previous and next sentence
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from array import array
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,6 +95,23 @@ class TokenCorpus:
         positions = np.arange(total, dtype=np.int64) - np.repeat(bag_offsets - starts, lengths)
         return self.token_ids[positions].astype(np.int64), bag_offsets
 
+    def remap(self, new_ids: np.ndarray) -> TokenCorpus:
+        """The corpus with each token id ``t`` replaced by ``new_ids[t]`` and the tokens mapped to −1 dropped; every
+        sentence is kept, in place, even when none of its tokens is (an empty sentence, as :func:`build_token_corpus`
+        makes of a sentence without a known word).
+
+        Args:
+            new_ids: int, shape (> the largest token id,): the new id of each old one, −1 to drop it.
+
+        Returns:
+            A corpus with int32 token ids, int64 offsets and the same document ids.
+        """
+        mapped = np.asarray(new_ids, dtype=np.int32)[self.token_ids]
+        keep = mapped >= 0
+        kept_before = np.zeros(len(keep) + 1, dtype=np.int64)  # kept tokens before each position
+        np.cumsum(keep, out=kept_before[1:])
+        return TokenCorpus(mapped[keep], kept_before[np.asarray(self.offsets)], self.document_ids)
+
     def save(self, directory: str | Path) -> None:
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
@@ -142,6 +161,51 @@ def read_sentence_file(path: str | Path) -> Iterator[list[list[str]]]:
                 doc = []
     if doc:
         yield doc
+
+
+def encode_sentence_file(path: str | Path, progress: Callable[[Iterable[str]], Iterable[str]] = iter
+                         ) -> tuple[list[str], TokenCorpus]:
+    """Every token of a split-stage sentence file as an id into the file's own word types, in one reading.
+
+    The vocab stage counts the words (``np.bincount`` of the ids) and encodes the corpus with its vocabulary
+    (:meth:`TokenCorpus.remap`) from this one pass, where counting with a ``Counter`` and then encoding
+    (:func:`read_sentence_file`, :func:`build_token_corpus`) read and split the file twice and took twice as long.
+    The documents are :func:`read_sentence_file`'s: the groups of sentences between blank lines.
+
+    Args:
+        path: one tokenised sentence per line, a blank line after each document.
+        progress: wraps the file's lines, e.g. in a progress bar.
+
+    Returns:
+        ``(types, corpus)``: the word types in order of first appearance, and the corpus of every token (int32 ids
+        into ``types``, int64 offsets, int32 document ids).
+
+    Raises:
+        SentembError: a missing file, or one without a sentence (an empty corpus).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SentembError(f"{p}: missing sentence file (written by the split stage)")
+    ids: defaultdict[str, int] = defaultdict()
+    ids.default_factory = ids.__len__  # a new word gets the next id
+    lookup = ids.__getitem__
+    token_ids, lengths, document_ids = array("i"), array("q"), array("i")
+    document = 0
+    with open(p, encoding="utf-8") as fh:
+        for line in progress(fh):
+            tokens = line.split()
+            if tokens:
+                token_ids.extend(map(lookup, tokens))
+                lengths.append(len(tokens))
+                document_ids.append(document)
+            elif document_ids and document_ids[-1] == document:
+                document += 1  # a blank line ends a document that has sentences
+    if not lengths:
+        raise SentembError(f"{p}: empty corpus: no sentence to encode")
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(np.frombuffer(lengths, dtype=np.int64), out=offsets[1:])
+    corpus = TokenCorpus(np.frombuffer(token_ids, dtype=np.int32), offsets, np.frombuffer(document_ids, dtype=np.int32))
+    return list(ids), corpus
 
 
 def build_token_corpus(documents: Iterable[list[list[str]]], index: dict[str, int]) -> TokenCorpus:
