@@ -8,7 +8,7 @@ from pydantic import PositiveInt
 from tqdm import tqdm
 
 from sentemb.atomic import atomic_path, write_json
-from sentemb.data.corpus import encode_sentence_file
+from sentemb.data.encoding import encode_sentence_file
 from sentemb.data.vocab import Vocabulary
 
 from _common import Section, params, run
@@ -31,9 +31,8 @@ def main() -> None:
     counts = dict(zip(types, np.bincount(every_token.token_ids, minlength=len(types)).tolist(), strict=True))
     vocab = Vocabulary.from_counts(counts, min_count=p.min_count, max_size=p.max_size)
     vocab.save("data/vocab.tsv")
-    new_ids = np.full(len(types), -1, dtype=np.int32)  # position among the types → vocabulary id, or −1
-    position = {w: i for i, w in enumerate(types)}
-    new_ids[[position[w] for w in vocab.words]] = np.arange(len(vocab), dtype=np.int32)
+    new_ids = np.full(len(types), -1, dtype=np.int32)  # a type's id in the file → its vocabulary id, or −1
+    new_ids[[types[w] for w in vocab.words]] = np.arange(len(vocab), dtype=np.int32)
     corpus = every_token.remap(new_ids)
     n_docs = int(corpus.document_ids[-1]) + 1
     with atomic_path("data/corpus") as tmp:

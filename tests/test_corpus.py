@@ -3,8 +3,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sentemb.data.corpus import TokenCorpus, build_token_corpus, encode_sentence_file, read_sentence_file
+from sentemb.data.corpus import TokenCorpus, build_token_corpus, read_sentence_file
 from sentemb.data.documents import detect_format, iter_documents, read_gutenberg, read_wikiextractor
+from sentemb.data.encoding import encode_sentence_file
 from sentemb.errors import SentembError
 
 
@@ -73,7 +74,7 @@ def test_one_reading_counts_and_encodes_as_two_do(tmp_path):
     types, every_token = encode_sentence_file(path)
     counts = Counter(w for doc in read_sentence_file(path) for sentence in doc for w in sentence)
     assert dict(zip(types, np.bincount(every_token.token_ids).tolist(), strict=True)) == counts
-    assert types == list(counts)  # first appearance, as a Counter's
+    assert list(types) == list(counts) and list(types.values()) == list(range(len(types)))  # first appearance
     index = {"the": 0, "sat": 1, "cat": 2, "dog": 3}
     new_ids = np.array([index.get(w, -1) for w in types], dtype=np.int32)
     corpus, expected = every_token.remap(new_ids), build_token_corpus(read_sentence_file(path), index)

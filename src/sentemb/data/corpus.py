@@ -6,9 +6,7 @@ document ids, so that a sentence's neighbours are the previous and next sentence
 
 from __future__ import annotations
 
-from array import array
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,51 +159,6 @@ def read_sentence_file(path: str | Path) -> Iterator[list[list[str]]]:
                 doc = []
     if doc:
         yield doc
-
-
-def encode_sentence_file(path: str | Path, progress: Callable[[Iterable[str]], Iterable[str]] = iter
-                         ) -> tuple[list[str], TokenCorpus]:
-    """Every token of a split-stage sentence file as an id into the file's own word types, in one reading.
-
-    The vocab stage counts the words (``np.bincount`` of the ids) and encodes the corpus with its vocabulary
-    (:meth:`TokenCorpus.remap`) from this one pass, where counting with a ``Counter`` and then encoding
-    (:func:`read_sentence_file`, :func:`build_token_corpus`) read and split the file twice and took twice as long.
-    The documents are :func:`read_sentence_file`'s: the groups of sentences between blank lines.
-
-    Args:
-        path: one tokenised sentence per line, a blank line after each document.
-        progress: wraps the file's lines, e.g. in a progress bar.
-
-    Returns:
-        ``(types, corpus)``: the word types in order of first appearance, and the corpus of every token (int32 ids
-        into ``types``, int64 offsets, int32 document ids).
-
-    Raises:
-        SentembError: a missing file, or one without a sentence (an empty corpus).
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise SentembError(f"{p}: missing sentence file (written by the split stage)")
-    ids: defaultdict[str, int] = defaultdict()
-    ids.default_factory = ids.__len__  # a new word gets the next id
-    lookup = ids.__getitem__
-    token_ids, lengths, document_ids = array("i"), array("q"), array("i")
-    document = 0
-    with open(p, encoding="utf-8") as fh:
-        for line in progress(fh):
-            tokens = line.split()
-            if tokens:
-                token_ids.extend(map(lookup, tokens))
-                lengths.append(len(tokens))
-                document_ids.append(document)
-            elif document_ids and document_ids[-1] == document:
-                document += 1  # a blank line ends a document that has sentences
-    if not lengths:
-        raise SentembError(f"{p}: empty corpus: no sentence to encode")
-    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(np.frombuffer(lengths, dtype=np.int64), out=offsets[1:])
-    corpus = TokenCorpus(np.frombuffer(token_ids, dtype=np.int32), offsets, np.frombuffer(document_ids, dtype=np.int32))
-    return list(ids), corpus
 
 
 def build_token_corpus(documents: Iterable[list[list[str]]], index: dict[str, int]) -> TokenCorpus:
