@@ -2,7 +2,7 @@
 
 Usage (after `dvc repro vocab`, on the full corpus or a slice):
     python benchmarks/siamese_cbow_speed.py [--data data] [--params params.yaml] [--sentences N] [--skip-torch]
-        [--negatives corpus batch]
+        [--negatives corpus batch] [--device cpu|cuda] [--epochs E] [--skip-gensim]
 
 It trains, one after another in this process:
 
@@ -18,6 +18,11 @@ It trains, one after another in this process:
 ``--sentences N`` trains Siamese CBOW on the first N sentences only (its words/s depends on the vocabulary, not on
 the number of sentences); gensim always reads the whole file. The fused step is compiled before the clock starts.
 The ratio printed is Siamese CBOW's corpus words/s over gensim's raw words/s.
+
+``--device cuda`` trains Siamese CBOW on the GPU: ``fit: fused`` is then torch's kernels with the gradient written
+out, replayed as one CUDA graph a batch (:mod:`sentemb.siamese_cbow.fused_torch`), ``fit: torch`` torch's autograd
+and sparse SGD; gensim still trains on the CPU. ``--epochs E`` trains E epochs (the words/s of a run of several
+seconds; the learning rate decays over ``model.sgd_decay_epochs`` as in the stage).
 """
 
 import argparse
@@ -46,43 +51,52 @@ def main() -> None:
     ap.add_argument("--sentences", type=int, default=None)
     ap.add_argument("--skip-torch", action="store_true")
     ap.add_argument("--negatives", nargs="+", choices=["corpus", "batch"], default=["corpus", "batch"])
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--epochs", type=int, default=1)
+    ap.add_argument("--skip-gensim", action="store_true")
     args = ap.parse_args()
     params = yaml.safe_load(args.params.read_text())
     vocab = Vocabulary.load(args.data / "vocab.tsv")
     stats = json.loads((args.data / "sentences/stats.json").read_text())
     w2v = params["pretrain"]["word2vec-cbow"]
     print(f"machine: {os.cpu_count()} cores, torch {torch.__version__}, {torch.get_num_threads()} torch threads")
-    t = time.perf_counter()
-    _, g = train_word2vec(args.data / "sentences/sentences.txt", vocab, stats["tokens"], sg=0,
-                          vector_size=w2v["vector_size"], window=w2v["window"], sample=w2v["sample"],
-                          negative=w2v["negative"], epochs=1, workers=w2v["workers"], seed=w2v["seed"])
-    print(f"gensim word2vec CBOW ({w2v['workers']} workers, 1 epoch, {stats['tokens']:,} tokens): "
-          f"{g['raw_words_per_second']:,} raw words/s, {g['effective_words_per_second']:,} effective words/s "
-          f"({time.perf_counter() - t:.0f} s)")
+    g = None
+    if not args.skip_gensim:
+        t = time.perf_counter()
+        _, g = train_word2vec(args.data / "sentences/sentences.txt", vocab, stats["tokens"], sg=0,
+                              vector_size=w2v["vector_size"], window=w2v["window"], sample=w2v["sample"],
+                              negative=w2v["negative"], epochs=1, workers=w2v["workers"], seed=w2v["seed"])
+        print(f"gensim word2vec CBOW ({w2v['workers']} workers, 1 epoch, {stats['tokens']:,} tokens): "
+              f"{g['raw_words_per_second']:,} raw words/s, {g['effective_words_per_second']:,} effective words/s "
+              f"({time.perf_counter() - t:.0f} s)")
     corpus = TokenCorpus.load(args.data / "corpus")
     if args.sentences:
         n = min(args.sentences, corpus.n_sentences)
         corpus = TokenCorpus(np.asarray(corpus.token_ids[: int(corpus.offsets[n])]),
                              np.asarray(corpus.offsets[: n + 1]), np.asarray(corpus.document_ids[:n]))
     m = params["model"]
-    config = AdjacentSentenceConfig(neg=m["neg"], batch_size=m["batch_size"], epochs=1, optimizer="sgd",
+    config = AdjacentSentenceConfig(neg=m["neg"], batch_size=m["batch_size"], epochs=args.epochs, optimizer="sgd",
                                     lr=m["lr"], lr_floor=m["lr_floor"], sgd_lr_sum=m["sgd_lr_sum"],
                                     sgd_decay_epochs=m["sgd_decay_epochs"], max_length=m["max_length"],
-                                    seed=m["seed"], device="cpu", log_every=m["log_every"])
-    # compile the fused step first (numba caches it on disk; a stage run pays this once, a few seconds)
-    FusedSGD(np.zeros((6, m["dim"]), dtype=np.float32))(np.arange(6, dtype=corpus.token_ids.dtype),
-                                                        np.arange(6, dtype=np.int64), np.ones(6, dtype=np.int64),
-                                                        2, 0.0)
+                                    seed=m["seed"], device=args.device, log_every=m["log_every"])
+    if args.device != "cpu":
+        print(f"device: {torch.cuda.get_device_name()}" if torch.cuda.is_available() else "device: no CUDA")
+    # compile the CPU's fused step first (numba caches it on disk; a stage run pays this once, a few seconds)
+    if args.device == "cpu":
+        FusedSGD(np.zeros((6, m["dim"]), dtype=np.float32))(np.arange(6, dtype=corpus.token_ids.dtype),
+                                                            np.arange(6, dtype=np.int64), np.ones(6, dtype=np.int64),
+                                                            2, 0.0)
     results = {}
     runs = [("fused", negatives) for negatives in args.negatives] + ([] if args.skip_torch else [("torch", "corpus")])
     for fit, negatives in runs:
         _, s = train_siamese_cbow(corpus, len(vocab), replace(config, negatives=negatives), dim=m["dim"],
                                   init_std=m["init_std"], fit=fit, progress=False)
         results[f"{fit}, {negatives} negatives"] = s
-        print(f"Siamese CBOW, fit {fit}, {negatives} negatives ({corpus.n_sentences:,} sentences, {s['batches']:,} "
-              f"batches): {s['corpus_words_per_second']:,} corpus words/s, {s['encoded_words_per_second']:,} encoded "
-              f"words/s, {s['wall_seconds']} s")
-    for fit, s in results.items():
+        graph = f", CUDA graph {s['cuda_graph']}" if "cuda_graph" in s else ""
+        print(f"Siamese CBOW, fit {fit}, {negatives} negatives, {s['device']}{graph} ({corpus.n_sentences:,} "
+              f"sentences, {s['batches']:,} batches): {s['corpus_words_per_second']:,} corpus words/s, "
+              f"{s['encoded_words_per_second']:,} encoded words/s, {s['wall_seconds']} s, final loss {s['final_loss']}")
+    for fit, s in results.items() if g is not None else ():
         print(f"ratio, Siamese CBOW ({fit}) / gensim CBOW: "
               f"{s['corpus_words_per_second'] / g['raw_words_per_second']:.2f}")
 

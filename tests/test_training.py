@@ -292,6 +292,38 @@ def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path, nega
                            progress=False, fit="fused")
 
 
+@pytest.mark.parametrize(("negatives", "max_length"), [("corpus", 4), ("batch", 4), ("corpus", None)])
+def test_the_gpu_fused_step_is_the_compiled_step_on_the_same_tuples(tmp_path, negatives, max_length):
+    """The GPU's fused step (torch kernels with the gradient written out, TorchFusedSGD), run here on the CPU, trains
+    the same vectors as the compiled CPU step from the same tuples and learning rates: equal up to float rounding,
+    the same loss log; the encoder sees its updates (its weight is a view of the step's matrix)."""
+    from sentemb.siamese_cbow.fused import FusedSGD
+    from sentemb.siamese_cbow.fused_torch import TorchFusedSGD
+
+    corpus, v = _toy_corpus(30)
+    cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
+                                 sgd_decay_epochs=5, max_length=max_length, log_every=5, seed=2, device="cpu",
+                                 negatives=negatives)
+    got = {}
+    for fit in ("compiled", "kernels"):
+        encoder = AverageEncoder(v, 16, init_std=0.01, seed=2)
+        start = encoder.embedding.weight.detach().clone()
+        step = (FusedSGD(encoder.embedding.weight.detach().numpy()) if fit == "compiled"
+                else TorchFusedSGD(encoder, corpus.token_ids, max_length, torch.device("cpu"), pad_rows=7))
+        stats = train_adjacent_sentences(encoder, corpus, cfg, log_path=tmp_path / f"{fit}.csv", progress=False,
+                                         step_function=step)
+        got[fit] = (encoder.embedding.weight.detach().numpy().copy(), stats,
+                    [r.split(",") for r in (tmp_path / f"{fit}.csv").read_text().splitlines()])
+    (compiled_w, compiled_stats, compiled_log), (kernel_w, kernel_stats, kernel_log) = got["compiled"], got["kernels"]
+    assert np.abs(compiled_w - start.numpy()).max() > 0.5  # training moved the vectors …
+    assert np.abs(kernel_w - compiled_w).max() < 1e-5  # … and both steps moved them alike
+    assert kernel_stats["final_loss"] == pytest.approx(compiled_stats["final_loss"], abs=1e-5)
+    assert kernel_stats["lr_sum"] == pytest.approx(compiled_stats["lr_sum"])
+    assert [r[:3] + r[4:] for r in kernel_log] == [r[:3] + r[4:] for r in compiled_log]
+    losses = [(float(a[3]), float(b[3])) for a, b in zip(kernel_log[1:], compiled_log[1:], strict=True)]
+    assert all(a == pytest.approx(b, abs=1e-5) for a, b in losses)
+
+
 @pytest.mark.parametrize("negatives", ["corpus", "batch"])
 def test_the_fused_adagrad_step_is_torchs_nws_step_on_the_same_tuples(tmp_path, negatives):
     """Neural Word Salience's compiled AdaGrad step (nws.fit: fused) trains the same saliences as torch's autograd and
