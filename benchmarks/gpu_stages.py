@@ -17,11 +17,18 @@ and peak GPU utilisation in %, peak GPU memory in MiB, including the CUDA contex
 logged in `logs/timings/`), `gpu.csv` (the samples), `stages.log` (every stage's output) and `results.tar.gz` (the
 stages' metrics, training logs and model configs, to compare with a CPU run of the same stages). A stage that would
 start less than 20 s before the deadline is skipped, and one that runs past it is stopped.
+
+    python benchmarks/gpu_stages.py compare GPU CPU        # two result trees (results.tar.gz unpacked, or a clone)
+
+prints, for every model both trees scored, how far apart the two runs' Pearson r ×100 are per dataset (largest and
+mean absolute difference, and the mean over the datasets of each), the word-similarity scores, the trainers' final
+loss and the supervised test scores.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import re
@@ -174,6 +181,45 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
                         tar.add(f, arcname=str(f.relative_to(ROOT)))
 
 
+def _datasets(path: Path) -> dict[str, float]:
+    with open(path, newline="") as fh:
+        return {row["set"]: float(row["pearson"]) for row in csv.DictReader(fh)}
+
+
+def compare(gpu: Path, cpu: Path) -> None:
+    """How close two runs of the same stages are (e.g. on a GPU and on the CPU), model by model."""
+    print("model | datasets | largest |Δr|×100 | mean |Δr|×100 | mean r×100, first / second | other figures")
+    print("---|---:|---:|---:|---|---")
+    for first in sorted(gpu.glob("metrics/*.datasets.csv")):
+        other = cpu / "metrics" / first.name
+        if not other.is_file():
+            continue
+        model = first.name.removesuffix(".datasets.csv")
+        a, b = _datasets(first), _datasets(other)
+        common = sorted(set(a) & set(b))
+        gaps = [abs(a[k] - b[k]) for k in common]
+        notes = []
+        ma, mb = (json.loads((root / f"metrics/{model}.json").read_text()) for root in (gpu, cpu))
+        for name, ws in ma.get("word_similarity", {}).items():
+            notes.append(f"{name} ρ {ws['spearman']} / {mb['word_similarity'][name]['spearman']}")
+        ca, cb = (json.loads((root / f"models/{model}/config.json").read_text()).get("info", {}).get("training", {})
+                  if (root / f"models/{model}/config.json").is_file() else {} for root in (gpu, cpu))
+        if "final_loss" in ca and "final_loss" in cb:
+            notes.append(f"final loss {ca['final_loss']} / {cb['final_loss']}")
+        if "selected" in ca and "selected" in cb:
+            notes.append(f"selected at step {ca['selected']['step']} / {cb['selected']['step']}")
+        print(f"{model} | {len(common)} | {max(gaps):.2f} | {sum(gaps) / len(gaps):.2f} | "
+              f"{sum(a[k] for k in common) / len(common):.2f} / {sum(b[k] for k in common) / len(common):.2f} | "
+              + "; ".join(notes))
+    for first in sorted(gpu.glob("metrics/supervised/*.json")):
+        other = cpu / "metrics" / "supervised" / first.name
+        if other.is_file():
+            a, b = json.loads(first.read_text()), json.loads(other.read_text())
+            print(f"supervise {first.stem}: test r×100 STS {a['sts']['test']:.2f} / {b['sts']['test']:.2f} (epoch "
+                  f"{a['sts']['selected_epoch']:g} / {b['sts']['selected_epoch']:g}), SICK {a['sick']['test']:.2f} / "
+                  f"{b['sick']['test']:.2f} (epoch {a['sick']['selected_epoch']:g} / {b['sick']['selected_epoch']:g})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -189,8 +235,13 @@ def main() -> None:
     r.add_argument("bundle", type=Path)
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--deadline", type=float, default=480.0, help="seconds for everything (default 480)")
+    c = sub.add_parser("compare", help="how close two runs' metrics are (e.g. GPU and CPU)")
+    c.add_argument("gpu", type=Path)
+    c.add_argument("cpu", type=Path)
     a = parser.parse_args()
-    if a.command == "plan":
+    if a.command == "compare":
+        compare(a.gpu, a.cpu)
+    elif a.command == "plan":
         plan(a.clone, a.stages, a.out)
     elif a.command == "bundle":
         bundle(a.clone, a.out, a.python_version)
