@@ -32,6 +32,7 @@ from sentemb.paraphrastic.composition import (
     PaddedBatch,
     PeepholeLSTM,
     build_composition,
+    dropout_multipliers,
     encode_ids,
     token_mean,
 )
@@ -393,6 +394,31 @@ def test_negatives_skip_same_text_and_random_modes():
                 assert a[i] not in (i, i + 3) and b[i] not in (i, i + 3)
     with pytest.raises(SentembError, match="unknown mode 'best'"):
         negative_indices(g1, g2, "best")
+
+
+def test_dropout_and_negative_draws_are_made_on_the_cpu_whatever_the_device():
+    """A GPU run draws the numbers a CPU run draws: dropout's multipliers and MIX's and RAND's uniforms come from CPU
+    generators and are copied to the model's device. The "meta" device stands in for a GPU (it has no generator of
+    its own): a draw made on the device would leave the CPU generators where they were."""
+    states, masks, picks = [], [], []
+    for device in ("cpu", "meta"):
+        torch.manual_seed(0)
+        like = torch.empty(0, device=device)
+        m = dropout_multipliers(7, 5, 0.3, like)
+        assert m.device.type == device and m.shape == (7, 5) and m.dtype == torch.float32
+        masks.append(m)
+        states.append(torch.get_rng_state())
+        gen = torch.Generator().manual_seed(1)
+        g1, g2 = torch.ones(4, 3, device=device), torch.ones(4, 3, device=device)
+        t1, t2 = negative_indices(g1, g2, "mix", np.arange(8), gen)
+        assert t1.device.type == device and t2.shape == (4,)
+        picks.append(gen.get_state())
+    assert torch.equal(states[0], states[1]) and not torch.equal(states[0], torch.manual_seed(0).get_state())
+    assert torch.equal(picks[0], picks[1]) and not torch.equal(picks[0], torch.Generator().manual_seed(1).get_state())
+    # the CPU's multipliers: torch's first 35 uniforms from seed 0, kept when ≥ 0.3, scaled by 1/0.7 (on the CPU)
+    torch.manual_seed(0)
+    expected = (torch.rand(7, 5) >= 0.3).float() / 0.7
+    assert torch.equal(masks[0], expected) and set(masks[0].unique().tolist()) <= {0.0, expected.max().item()}
 
 
 def test_scrambling_keeps_the_multiset_and_scrambles_both():

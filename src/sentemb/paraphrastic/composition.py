@@ -237,11 +237,25 @@ def step_loop(input_map: Callable[[torch.Tensor], torch.Tensor],
     return run
 
 
-def _keep(rows: int, cols: int, rate: float, like: torch.Tensor) -> torch.Tensor:
-    """Inverted-dropout multipliers, float (rows, cols): 0 with probability ``rate``, else 1/(1 − rate). (The same
-    distribution as :func:`torch.nn.functional.dropout`, whose Bernoulli draw is about 3× slower on the CPU.)"""
-    keep = torch.rand(rows, cols, device=like.device).ge_(rate)  # 1.0 or 0.0, in place: one buffer, no bool copy
-    return keep.to(like.dtype).div_(1.0 - rate)
+def dropout_multipliers(rows: int, cols: int, rate: float, like: torch.Tensor) -> torch.Tensor:
+    """Inverted-dropout multipliers (Srivastava et al. 2014): 0 with probability ``rate``, else 1/(1 − rate).
+
+    The same distribution as :func:`torch.nn.functional.dropout`, whose Bernoulli draw is about 3× slower on the CPU.
+    The uniform numbers come from torch's default CPU generator whatever the device of ``like`` and are copied there,
+    so a run on a GPU draws the masks that a CPU run with the same seed draws (a CUDA generator, Philox, would give
+    others).
+
+    Args:
+        rows, cols: the shape of the multipliers.
+        rate: the dropout rate, in [0, 1).
+        like: the tensor they will multiply: their dtype and device.
+
+    Returns:
+        float (rows, cols) of ``like``'s dtype, on its device.
+    """
+    keep = torch.rand(rows, cols).ge_(rate)  # 1.0 or 0.0, in place: one buffer, no bool copy
+    # divided on the CPU: CUDA's division by a scalar multiplies by its reciprocal, which can round differently
+    return keep.to(like.dtype).div_(1.0 - rate).to(like.device)
 
 
 class CompositionEncoder(nn.Module):
@@ -284,9 +298,9 @@ class CompositionEncoder(nn.Module):
         mask = batch.mask
         x = self.embedding(batch.ids[mask])  # the real tokens, (N, dim): padding is neither looked up nor dropped
         if self.training and self.word_dropout > 0:
-            x = x * _keep(x.shape[0], 1, self.word_dropout, x)
+            x = x * dropout_multipliers(x.shape[0], 1, self.word_dropout, x)
         if self.training and self.dropout > 0:
-            x = x * _keep(*x.shape, self.dropout, x)
+            x = x * dropout_multipliers(*x.shape, self.dropout, x)
         out = self.compose_tokens(x, mask, batch.lengths)
         return out * (batch.lengths > 0)[:, None].to(out.dtype)
 

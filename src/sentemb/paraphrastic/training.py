@@ -71,7 +71,8 @@ def negative_indices(g1: torch.Tensor, g2: torch.Tensor, mode: str = "max", keys
         mode: ``max``, ``mix`` or ``rand``.
         keys: int64 (2B,): an identifier of each sentence's tokens, in the order ``[s1 …, s2 …]``; a candidate
             whose key equals either sentence of the pair is excluded too. ``None``: only the pair's own two.
-        generator: for ``mix`` and ``rand`` (on the device of ``g1``).
+        generator: a CPU generator for ``mix`` and ``rand`` (``None``: torch's default CPU generator). The uniform
+            numbers are drawn on the CPU and copied to the device of ``g1``, so a GPU run draws what a CPU run does.
 
     Returns:
         ``(t1, t2)``: int64 (B,) indices into ``torch.cat([g1, g2])``. A row with no allowed candidate (a batch of
@@ -96,9 +97,9 @@ def negative_indices(g1: torch.Tensor, g2: torch.Tensor, mode: str = "max", keys
         for anchors, fallback in ((cand[:b], own), (cand[b:], own + b)):
             sims = anchors @ cand.T
             if mode != "max":
-                random = torch.rand(sims.shape, device=g1.device, generator=generator)
+                random = torch.rand(sims.shape, generator=generator).to(g1.device)
                 pick = torch.ones(b, 1, dtype=torch.bool, device=g1.device) if mode == "rand" else (
-                    torch.rand(b, 1, device=g1.device, generator=generator) < 0.5)
+                    torch.rand(b, 1, generator=generator).to(g1.device) < 0.5)
                 sims = torch.where(pick, random, sims)
             idx = sims.masked_fill(~allowed, -math.inf).argmax(dim=1)
             out.append(torch.where(allowed.any(dim=1), idx, fallback))
@@ -230,7 +231,9 @@ def train_paraphrastic(
     rng = np.random.default_rng(config.seed)
     # one stream for the order of pairs (the same in every process), one for scrambling (each process its own)
     scramble_rng = rng if processes == 1 else np.random.default_rng([config.seed, rank])
-    generator = torch.Generator(device=device).manual_seed(config.seed + rank)
+    # MIX's and RAND's draws, on the CPU whatever the device (as dropout's: composition.dropout_multipliers), so a GPU
+    # run draws the numbers a CPU run draws and the two train the same model up to float rounding
+    generator = torch.Generator().manual_seed(config.seed + rank)
     encoder.to(device)
     model = encoder
     if processes > 1:
