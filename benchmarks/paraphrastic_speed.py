@@ -2,6 +2,7 @@
 
 Usage (after `dvc repro pairs`):
     python benchmarks/paraphrastic_speed.py [--pairs data/pairs/train.tsv] [--batches 40] [--threads 2]
+        [--products float32 bfloat16]
 
 For each encoder of `params.yaml` `paraphrastic` that trains on sentences (AVG, PROJ, DAN, LSTM, LSTMAVG, GRAN),
 with its own settings (dropout, scrambling, negatives, batch size, optimiser), it runs the first ``--batches``
@@ -12,7 +13,10 @@ For the recurrent encoders it also prints the floating-point work of a pair (the
 backward passes over its real tokens: 3 × 2 × (W_x and W_h of the LSTM's gates, plus GRAN's gate matrices) per
 token) and the rate that implies, beside the rate of one large float32 matrix product on the same threads: the
 ceiling no implementation of the same arithmetic can pass. Run it with another ``PYTHONPATH`` to time another
-revision of ``src/sentemb`` on the same pairs.
+revision of ``src/sentemb`` on the same pairs. ``--products float32 bfloat16`` times each recurrent encoder (LSTM,
+LSTMAVG, GRAN) once with each, one after the other: the recurrence's products in float32 (the default) and in
+bfloat16 (the ``products`` setting of ``params.yaml``); the GFLOP columns count the same products in either dtype,
+and the product's rate beside them stays float32's.
 
 The word vectors are random N(0, 1) 300-d (speed does not depend on their values).
 """
@@ -75,6 +79,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--dim", type=int, default=300)
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--products", nargs="+", default=["float32"], choices=["float32", "bfloat16"],
+                    help="the recurrent encoders' product dtypes to time, in this order")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     pairs, index = read_id_pairs(args.pairs)
@@ -85,23 +91,26 @@ def main() -> None:
     vectors = np.random.default_rng(0).standard_normal((len(index), args.dim)).astype(np.float32)
     peak = _matmul_gflops(args.dim)
     print(f"one large matrix product: {peak:.1f} GFLOP/s\n")
-    print("| model | encoder | pairs/s | GFLOP per pair | GFLOP/s | share of the product's rate |")
-    print("|---|---|---:|---:|---:|---:|")
+    print("| model | encoder | products | pairs/s | GFLOP per pair | GFLOP/s | share of the product's rate |")
+    print("|---|---|---|---:|---:|---:|---:|")
     for name, p in params.items():
         if p.get("pairs") != "sentences" or (args.only and name not in args.only):
             continue
         n = p["batch_size"] * args.batches
         sub = [pairs[i] for i in np.random.default_rng(1).permutation(len(pairs))[:n]]
-        enc, config = build(p, vectors, evals_per_epoch=1)
-        # one untimed batch first: once-a-process costs (the CPU backward kernel's import and compiled-code load)
-        train_paraphrastic(build(p, vectors)[0], sub[:p["batch_size"]], config, lambda e: {"none": 0.0}, "none")
-        speed = train_paraphrastic(enc, sub, config, lambda e: {"none": 0.0}, "none")["pairs_per_second"]
-        if p["encoder"] in ("lstm", "lstmavg", "gran"):
-            per_pair = _flops_per_token(p, args.dim) * lengths.mean() * 2 / 1e9
-            rate = f"{per_pair:.4f} | {per_pair * speed:.1f} | {per_pair * speed / peak:.0%}"
-        else:
-            rate = "— | — | —"
-        print(f"| {name} | {p['encoder']} | {speed} | {rate} |", flush=True)
+        recurrent = p["encoder"] in ("lstm", "lstmavg", "gran")
+        for products in args.products if recurrent else ["float32"]:
+            enc, config = build(p, vectors, evals_per_epoch=1, products=products)
+            # one untimed batch first: once-a-process costs (the CPU backward kernel's import and compiled-code load)
+            train_paraphrastic(build(p, vectors)[0], sub[:p["batch_size"]], config, lambda e: {"none": 0.0}, "none")
+            speed = train_paraphrastic(enc, sub, config, lambda e: {"none": 0.0}, "none")["pairs_per_second"]
+            if recurrent:
+                per_pair = _flops_per_token(p, args.dim) * lengths.mean() * 2 / 1e9
+                rate = f"{per_pair:.4f} | {per_pair * speed:.1f} | {per_pair * speed / peak:.0%}"
+            else:
+                rate = "— | — | —"
+            print(f"| {name} | {p['encoder']} | {products} | {speed} | {rate} |", flush=True)
+
 
 if __name__ == "__main__":
     main()

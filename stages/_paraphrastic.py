@@ -37,6 +37,7 @@ class Paraphrastic(Section):
     evals_per_epoch: PositiveInt = 4
     seed: Seed = 1
     device: str = "auto"
+    products: Literal["float32", "bfloat16"] = "float32"  # the recurrence's matrix products in training
     processes: PositiveInt = 1  # > 1: data-parallel under torchrun (DistributedDataParallel)
 
 

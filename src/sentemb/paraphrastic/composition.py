@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from sentemb.data.corpus import distinct_sentences
@@ -105,6 +106,7 @@ class PeepholeLSTM(nn.Module):
         self.w_x = nn.Linear(input_dim, gates * hidden_dim)
         self.w_h = nn.Linear(hidden_dim, gates * hidden_dim, bias=False)
         self.peephole = nn.Parameter(torch.zeros(gates - 1, hidden_dim))
+        self.products: torch.dtype | None = None  # in training mode: the products' dtype (PackedPeepholeLSTM)
 
     def cell(self, z: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """One step: z = W_x x_t + W_h h_{t−1} + b, float (n, gates·hidden_dim), and c_{t−1} (n, hidden_dim) →
@@ -144,7 +146,7 @@ class PeepholeLSTM(nn.Module):
         """The states of packed tokens (:class:`Packing`) from their vectors x, float (N, input_dim), and the
         sentences still going at each step → float (N, hidden_dim), in the same order."""
         return PackedPeepholeLSTM.apply(x, sizes, self.w_x.weight, self.w_x.bias, self.w_h.weight, self.peephole,
-                                        self.output_gate)
+                                        self.output_gate, self.products if self.training else None)
 
 
 class Packing:
@@ -289,6 +291,18 @@ class CompositionEncoder(nn.Module):
     def dim(self) -> int:
         return self.embedding.embedding_dim
 
+    def set_training_products(self, dtype: torch.dtype | None) -> None:
+        """Train with the recurrence's matrix products in a lower precision (``torch.bfloat16``), or in float32
+        (``None``, the default). It acts in training mode only: evaluation and saved models stay float32.
+
+        Raises:
+            SentembError: a lower precision for an encoder without a recurrence written for it (all but LSTM,
+                LSTMAVG and GRAN).
+        """
+        if dtype is not None:
+            raise SentembError(f"{type(self).__name__}: products in {dtype} are implemented for the recurrent "
+                               "encoders lstm, lstmavg and gran only")
+
     def composition_parameters(self) -> list[nn.Parameter]:
         """W_c: every parameter but the word embeddings (what λc regularises)."""
         return [p for n, p in self.named_parameters() if not n.startswith("embedding.")]
@@ -419,6 +433,15 @@ class _Recurrent(CompositionEncoder):
         """The embeddings, float (B, dim), from the packed word vectors x and hidden states h, float (N, dim)."""
         raise NotImplementedError
 
+    def set_training_products(self, dtype: torch.dtype | None) -> None:
+        for lstm in (self.lstm, getattr(self, "backward_lstm", None)):
+            if lstm is not None:
+                lstm.products = dtype
+
+    def products(self) -> torch.dtype | None:
+        """The dtype of the products in this mode: the training setting in training mode, else ``None``."""
+        return self.lstm.products if self.training else None
+
 
 class LSTMComposition(_Recurrent):
     """LSTM: the last hidden state of a peephole LSTM (Wieting et al. 2016; Wieting & Gimpel 2017 "LSTM")."""
@@ -463,7 +486,12 @@ class GRANComposition(_Recurrent):
             self.gate_a = nn.Linear(self.dim, gates * self.dim, bias=False)
 
     def pool(self, x, h, packing, lengths):
-        z = self.gate_x(x) + self.gate_h(h)
+        p = self.products()
+        if p is None or p == x.dtype:
+            z = self.gate_x(x) + self.gate_h(h)
+        else:
+            z = (F.linear(x.to(p), self.gate_x.weight.to(p)).to(x.dtype) + self.gate_x.bias
+                 + F.linear(h.to(p), self.gate_h.weight.to(p)).to(x.dtype))
         if self.variant in (1, 2):  # a_t of every token at once, then their mean
             return GatedMean.apply(x if self.variant == 1 else h, z, packing)
         if self.variant == 5:

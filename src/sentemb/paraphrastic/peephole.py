@@ -22,11 +22,19 @@ The gradients of W_x, b, W_h and the peephole weights are sums over every step: 
 as one matrix product (dZᵀ X, dZᵀ H_prev) or one column sum, instead of one small product per step. Autograd of the
 cell would record about 30 operations a step; this records one node for the whole recurrence. The arithmetic is the
 same up to float rounding (tests: ``test_packed_recurrence_is_the_padded_loop``, and a finite-difference check).
+
+With ``products=torch.bfloat16`` (the ``products`` setting of paraphrastic training; off by default) every matrix
+product above, forwards and backwards, rounds its two operands to bfloat16 and its result to bfloat16 (the products
+accumulate in float32 inside oneDNN on the CPU, cuBLAS on a GPU) and adds it into the float32 gates, gradients and
+states; everything else (the element-wise recurrence, the cells, the states, the optimiser) stays float32. It is
+mixed-precision training, as ``torch.autocast`` does it, confined to the recurrence: not the papers' float32
+arithmetic, and not bit-reproducible across BLAS libraries.
 """
 
 from __future__ import annotations
 
 from contextlib import nullcontext
+from functools import partial
 from itertools import accumulate
 
 import torch
@@ -52,6 +60,8 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         w_h: float (gates·hidden, hidden): W_h. Gates in the order i, f, c, o.
         peephole: float (gates − 1, hidden): w_ci, w_cf and (with the output gate) w_co.
         output_gate: 4 gates with o_t, or 3 (h_t = tanh(c_t)).
+        products: ``None`` (the default: float32 products) or a lower float dtype (``torch.bfloat16``) for the
+            matrix products' operands and results (see the module docstring).
 
     Returns:
         h_t for every row of ``x``, float (N, hidden), in the same order.
@@ -59,13 +69,18 @@ class PackedPeepholeLSTM(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x: torch.Tensor, sizes: list[int], w_x: torch.Tensor, b: torch.Tensor, w_h: torch.Tensor,
-                peephole: torch.Tensor, output_gate: bool) -> torch.Tensor:
+                peephole: torch.Tensor, output_gate: bool, products: torch.dtype | None = None) -> torch.Tensor:
         hidden = w_h.shape[1]
-        gates = torch.addmm(b, x, w_x.t())  # z: W_x x + b, then W_h h_{t−1} added; becomes i, f, g, o in place
+        low = products is not None and products != x.dtype
+        if low:  # z: W_x x + b, the product's operands rounded to ``products``
+            gates = torch.mm(x.to(products), w_x.t().to(products)).to(x.dtype).add_(b)
+            w_t = w_h.t().to(products)
+        else:
+            gates = torch.addmm(b, x, w_x.t())  # z: W_x x + b, then W_h h_{t−1} added; becomes i, f, g, o in place
+            w_t = w_h.t()
         cells = torch.empty(x.shape[0], hidden, dtype=x.dtype, device=x.device)
         tanh_cells = torch.empty_like(cells)
         states = torch.empty_like(cells)
-        w_t = w_h.t()
         starts = list(accumulate(sizes, initial=0))
         for t, n in enumerate(sizes):
             rows, prev = slice(starts[t], starts[t] + n), starts[t - 1]
@@ -74,7 +89,10 @@ class PackedPeepholeLSTM(torch.autograd.Function):
             c = cells[rows]
             if t:
                 h_prev, c_prev = states[prev:prev + n], cells[prev:prev + n]
-                z.addmm_(h_prev, w_t)
+                if low:
+                    z.add_(torch.mm(h_prev.to(products), w_t))
+                else:
+                    z.addmm_(h_prev, w_t)
                 i.addcmul_(peephole[0], c_prev)
                 f.addcmul_(peephole[1], c_prev)
                 z[:, :2 * hidden].sigmoid_()  # i and f
@@ -91,15 +109,17 @@ class PackedPeepholeLSTM(torch.autograd.Function):
                 torch.mul(o, tc, out=states[rows])
             else:
                 states[rows].copy_(tc)
-        ctx.sizes, ctx.output_gate = sizes, output_gate
+        ctx.sizes, ctx.output_gate, ctx.products = sizes, output_gate, products if low else None
         ctx.save_for_backward(x, w_x, gates, cells, tanh_cells, states, w_h, peephole)
         return states
 
     @staticmethod
     def backward(ctx, grad_states: torch.Tensor):
         x, w_x, gates, cells, tanh_cells, states, w_h, peephole = ctx.saved_tensors
-        sizes, output_gate = ctx.sizes, ctx.output_gate
+        sizes, output_gate, products = ctx.sizes, ctx.output_gate, ctx.products
         hidden = w_h.shape[1]
+        mm = torch.mm if products is None else partial(_low_mm, dtype=products)
+        w_h_low = w_h if products is None else w_h.to(products)
         grad_z = torch.empty_like(gates)
         grad_h = torch.zeros(sizes[0], hidden, dtype=gates.dtype, device=gates.device)  # W_h's part of dh_t
         grad_c = torch.zeros_like(grad_h)  # dc_t from step t + 1 (rows past n_{t+1}: zero, never written)
@@ -120,15 +140,25 @@ class PackedPeepholeLSTM(torch.autograd.Function):
                 else:
                     _cell_backward(*tensors, *step, n, output_gate)
                 if t:
-                    torch.mm(grad_z[starts[t]:starts[t] + n], w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
+                    if products is None:
+                        torch.mm(grad_z[starts[t]:starts[t] + n], w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
+                    else:
+                        grad_h[:n].copy_(torch.mm(grad_z[starts[t]:starts[t] + n].to(products), w_h_low))
         previous = _previous_rows(sizes, gates.device)
         later = grad_z[sizes[0]:]
         cells_prev = cells[previous]
         grad_peephole = torch.stack(
             [(later[:, :hidden] * cells_prev).sum(0), (later[:, hidden:2 * hidden] * cells_prev).sum(0)]
             + ([(grad_z[:, 3 * hidden:] * cells).sum(0)] if output_gate else []))
-        grad_x = grad_z @ w_x if ctx.needs_input_grad[0] else None
-        return grad_x, None, grad_z.t() @ x, grad_z.sum(0), later.t() @ states[previous], grad_peephole, None
+        grad_x = mm(grad_z, w_x) if ctx.needs_input_grad[0] else None
+        grad_w_h = mm(later.t(), states[previous])
+        return grad_x, None, mm(grad_z.t(), x), grad_z.sum(0), grad_w_h, grad_peephole, None, None
+
+
+def _low_mm(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """a @ b with both operands rounded to ``dtype`` (the product accumulates in float32 and is rounded to ``dtype``),
+    returned in a's dtype."""
+    return torch.mm(a.to(dtype), b.to(dtype)).to(a.dtype)
 
 
 def _cell_backward(gates: torch.Tensor, tanh_cells: torch.Tensor, cells: torch.Tensor, grad_states: torch.Tensor,

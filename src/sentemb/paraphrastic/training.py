@@ -60,6 +60,7 @@ from sentemb.paraphrastic.sparse_adam import CompiledSparseAdam
 log = logging.getLogger(__name__)
 
 NEGATIVE_MODES = ("max", "mix", "rand")
+PRODUCT_DTYPES = {"float32": None, "bfloat16": torch.bfloat16}  # ParaphraseConfig.products → the products' dtype
 
 
 def negative_indices(g1: torch.Tensor, g2: torch.Tensor, mode: str = "max", keys: np.ndarray | None = None,
@@ -152,6 +153,9 @@ class ParaphraseConfig:
         evals_per_epoch: model-selection checkpoints per epoch (the last at the epoch's end).
         seed: seeds batching, scrambling, dropout and negatives.
         device: ``auto``, ``cpu`` or ``cuda``.
+        products: ``float32`` (the papers') or ``bfloat16``: the dtype of the recurrence's matrix products in
+            training (LSTM, LSTMAVG, GRAN; :mod:`sentemb.paraphrastic.peephole`); selection and the saved model use
+            float32.
     """
 
     margin: float = 0.4
@@ -168,8 +172,11 @@ class ParaphraseConfig:
     evals_per_epoch: int = 4
     seed: int = 1
     device: str = "auto"
+    products: str = "float32"
 
     def __post_init__(self) -> None:
+        if self.products not in PRODUCT_DTYPES:
+            raise SentembError(f"products: expected one of {sorted(PRODUCT_DTYPES)}, got {self.products!r}")
         if self.negatives not in NEGATIVE_MODES:
             raise SentembError(f"negatives: unknown mode {self.negatives!r} (expected one of {NEGATIVE_MODES})")
         if self.optimizer not in OPTIMIZERS:
@@ -235,6 +242,7 @@ def train_paraphrastic(
     # run draws the numbers a CPU run draws and the two train the same model up to float rounding
     generator = torch.Generator().manual_seed(config.seed + rank)
     encoder.to(device)
+    encoder.set_training_products(PRODUCT_DTYPES[config.products])
     model = encoder
     if processes > 1:
         model = torch.nn.parallel.DistributedDataParallel(
@@ -318,6 +326,7 @@ def train_paraphrastic(
             writer = csv.DictWriter(fh, fieldnames=list(checkpoints[0]))
             writer.writeheader()
             writer.writerows(checkpoints)
+    encoder.set_training_products(None)
     encoder.to("cpu")
     encoder.load_state_dict(best[2])
     seconds = time.perf_counter() - start
