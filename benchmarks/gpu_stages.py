@@ -28,7 +28,6 @@ loss and the supervised test scores.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import re
@@ -181,13 +180,11 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
                         tar.add(f, arcname=str(f.relative_to(ROOT)))
 
 
-def _datasets(path: Path) -> dict[str, float]:
-    with open(path, newline="") as fh:
-        return {row["set"]: float(row["pearson"]) for row in csv.DictReader(fh)}
-
-
 def compare(gpu: Path, cpu: Path) -> None:
     """How close two runs of the same stages are (e.g. on a GPU and on the CPU), model by model."""
+    # imported here: `run` must work on the GPU image, which lacks the project's dependencies
+    from sentemb.evaluation.report import read_datasets_csv
+
     print("model | datasets | largest |Δr|×100 | mean |Δr|×100 | mean r×100, first / second | other figures")
     print("---|---:|---:|---:|---|---")
     for first in sorted(gpu.glob("metrics/*.datasets.csv")):
@@ -195,7 +192,7 @@ def compare(gpu: Path, cpu: Path) -> None:
         if not other.is_file():
             continue
         model = first.name.removesuffix(".datasets.csv")
-        a, b = _datasets(first), _datasets(other)
+        a, b = (read_datasets_csv(f).set_index("set")["pearson"].to_dict() for f in (first, other))
         common = sorted(set(a) & set(b))
         gaps = [abs(a[k] - b[k]) for k in common]
         notes = []
