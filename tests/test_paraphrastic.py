@@ -492,17 +492,19 @@ def test_training_learns_synonyms_and_keeps_the_best_checkpoint(tmp_path, sparse
     assert after * 100 == pytest.approx(stats["selected"]["synonyms"], abs=1e-3)  # the selected state is loaded
 
 
-@pytest.mark.parametrize("encoder", ["gran", "lstmavg"])
-def test_bfloat16_products_stay_close_to_float32_and_only_in_training(encoder):
+@pytest.mark.parametrize("encoder, args", [("gran", {}), ("gran", {"variant": 4}), ("lstmavg", {})],
+                         ids=["gran", "gran-4", "lstmavg"])
+def test_bfloat16_products_stay_close_to_float32_and_only_in_training(encoder, args):
     """products: bfloat16 rounds the recurrence's and GRAN's gate products to bfloat16 in training mode only: the
     embeddings and every gradient within bfloat16's rounding of the float32 ones (and not equal: the option acts);
-    in eval mode the float32 encoder's outputs to the bit; after training the encoder is float32 again."""
+    in eval mode the float32 encoder's outputs to the bit; after training, or a training that raised, the encoder is
+    float32 again."""
     batch = PaddedBatch.from_lists([[1, 2, 3, 4, 5, 6, 7], [8, 9], [], [3, 3, 10, 11, 1]])
     weights = torch.randn(4, 32, generator=torch.Generator().manual_seed(3))
     results = {}
     for products in (None, torch.bfloat16):
         torch.manual_seed(0)
-        enc = build_composition(encoder, _vectors(12, 32))
+        enc = build_composition(encoder, _vectors(12, 32), **args)
         enc.set_training_products(products)
         out = enc(batch)
         grads = torch.autograd.grad((out * weights).sum(), list(enc.parameters()))
@@ -515,10 +517,20 @@ def test_bfloat16_products_stay_close_to_float32_and_only_in_training(encoder):
         assert (g16 - g32).norm() <= 2e-2 * g32.norm()
     assert any(not torch.equal(a.to_dense(), b.to_dense()) for a, b in zip(grads32, grads16, strict=True))
     # the training loop sets and clears it; the encoders without a recurrence written for it refuse it
-    enc = build_composition(encoder, _vectors(20, 8), sparse=True)
+    enc = build_composition(encoder, _vectors(20, 8), sparse=True, **args)
     train_paraphrastic(enc, _toy_pairs(), ParaphraseConfig(epochs=1, batch_size=10, products="bfloat16",
                                                            device="cpu"), lambda e: {"x": 0.0}, "x")
     assert enc.lstm.products is None
+    seen = []
+
+    def failing_select(e):  # a selection that fails mid-training, after recording the setting in force
+        seen.append(e.lstm.products)
+        raise RuntimeError("selection failed")
+
+    with pytest.raises(RuntimeError, match="selection failed"):
+        train_paraphrastic(enc, _toy_pairs(), ParaphraseConfig(epochs=1, batch_size=10, products="bfloat16",
+                                                               device="cpu"), failing_select, "x")
+    assert seen == [torch.bfloat16] and enc.lstm.products is None  # float32 again, though training raised
     with pytest.raises(SentembError, match=r"products in torch\.bfloat16 are implemented for the recurrent encoders"):
         build_composition("avg", _vectors()).set_training_products(torch.bfloat16)
     with pytest.raises(SentembError, match="products: expected one of"):

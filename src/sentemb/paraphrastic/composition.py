@@ -17,18 +17,18 @@ a composition parameter (:meth:`composition_parameters`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from sentemb.data.corpus import distinct_sentences
 from sentemb.errors import SentembError
 from sentemb.paraphrastic.gated_mean import GatedMean
-from sentemb.paraphrastic.peephole import PackedPeepholeLSTM
+from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, low_precision_mm
 
 
 @dataclass
@@ -303,6 +303,20 @@ class CompositionEncoder(nn.Module):
             raise SentembError(f"{type(self).__name__}: products in {dtype} are implemented for the recurrent "
                                "encoders lstm, lstmavg and gran only")
 
+    @contextmanager
+    def training_products(self, dtype: torch.dtype | None) -> Iterator[None]:
+        """:meth:`set_training_products` for the ``with`` block; float32 (``None``) again when the block ends, also
+        when it raises (so an encoder whose training failed does not keep the lower precision).
+
+        Raises:
+            SentembError: as :meth:`set_training_products`, before the block runs.
+        """
+        self.set_training_products(dtype)
+        try:
+            yield
+        finally:
+            self.set_training_products(None)
+
     def composition_parameters(self) -> list[nn.Parameter]:
         """W_c: every parameter but the word embeddings (what λc regularises)."""
         return [p for n, p in self.named_parameters() if not n.startswith("embedding.")]
@@ -490,8 +504,8 @@ class GRANComposition(_Recurrent):
         if p is None or p == x.dtype:
             z = self.gate_x(x) + self.gate_h(h)
         else:
-            z = (F.linear(x.to(p), self.gate_x.weight.to(p)).to(x.dtype) + self.gate_x.bias
-                 + F.linear(h.to(p), self.gate_h.weight.to(p)).to(x.dtype))
+            z = (low_precision_mm(x, self.gate_x.weight.t(), p) + self.gate_x.bias
+                 + low_precision_mm(h, self.gate_h.weight.t(), p))
         if self.variant in (1, 2):  # a_t of every token at once, then their mean
             return GatedMean.apply(x if self.variant == 1 else h, z, packing)
         if self.variant == 5:
@@ -499,8 +513,9 @@ class GRANComposition(_Recurrent):
             return token_mean(x * g1 + h * g2, lengths, packing.sentence)
 
         def step(z_t: torch.Tensor, x_t: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
-            if self.variant == 4:
-                z_t = z_t + self.gate_a(a)
+            if self.variant == 4:  # W_a a_{t−1}, in ``products`` as the gate's other products
+                low = p is not None and p != a.dtype
+                z_t = z_t + (low_precision_mm(a, self.gate_a.weight.t(), p) if low else self.gate_a(a))
             g1, g2 = torch.sigmoid(z_t).chunk(2, dim=1)
             return x_t * g1 + a * g2
 

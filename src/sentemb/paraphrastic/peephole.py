@@ -73,7 +73,7 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         hidden = w_h.shape[1]
         low = products is not None and products != x.dtype
         if low:  # z: W_x x + b, the product's operands rounded to ``products``
-            gates = torch.mm(x.to(products), w_x.t().to(products)).to(x.dtype).add_(b)
+            gates = low_precision_mm(x, w_x.t(), products).add_(b)
             w_t = w_h.t().to(products)
         else:
             gates = torch.addmm(b, x, w_x.t())  # z: W_x x + b, then W_h h_{t−1} added; becomes i, f, g, o in place
@@ -118,7 +118,7 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         x, w_x, gates, cells, tanh_cells, states, w_h, peephole = ctx.saved_tensors
         sizes, output_gate, products = ctx.sizes, ctx.output_gate, ctx.products
         hidden = w_h.shape[1]
-        mm = torch.mm if products is None else partial(_low_mm, dtype=products)
+        mm = torch.mm if products is None else partial(low_precision_mm, dtype=products)
         w_h_low = w_h if products is None else w_h.to(products)
         grad_z = torch.empty_like(gates)
         grad_h = torch.zeros(sizes[0], hidden, dtype=gates.dtype, device=gates.device)  # W_h's part of dh_t
@@ -155,9 +155,10 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         return grad_x, None, mm(grad_z.t(), x), grad_z.sum(0), grad_w_h, grad_peephole, None, None
 
 
-def _low_mm(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """a @ b with both operands rounded to ``dtype`` (the product accumulates in float32 and is rounded to ``dtype``),
-    returned in a's dtype."""
+def low_precision_mm(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """a @ b, float (n, k) @ (k, m) → (n, m) in a's dtype, with both operands rounded to ``dtype`` (``torch.bfloat16``)
+    and the product, accumulated in float32 by the BLAS, rounded to ``dtype`` before it is cast back. Differentiable
+    (plain torch operations), so GRAN's gate products use it under autograd too."""
     return torch.mm(a.to(dtype), b.to(dtype)).to(a.dtype)
 
 

@@ -242,7 +242,6 @@ def train_paraphrastic(
     # run draws the numbers a CPU run draws and the two train the same model up to float rounding
     generator = torch.Generator().manual_seed(config.seed + rank)
     encoder.to(device)
-    encoder.set_training_products(PRODUCT_DTYPES[config.products])
     model = encoder
     if processes > 1:
         model = torch.nn.parallel.DistributedDataParallel(
@@ -268,65 +267,65 @@ def train_paraphrastic(
     best: tuple[float, dict, dict] | None = None
     step, seen, running, count, start = 0, 0, 0.0, 0, time.perf_counter()
     train_seconds = 0.0
-    for epoch in range(config.epochs):
-        order = rng.permutation(n)
-        bar = tqdm(range(batches), desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", leave=False,
-                   mininterval=10, disable=rank > 0)
-        for b in bar:
-            t0 = time.perf_counter()
-            first = (b * processes + rank) * config.batch_size
-            chunk = scramble([pairs[i] for i in order[first:first + config.batch_size]], config.scramble,
-                             scramble_rng)
-            s1, s2 = [p[0] for p in chunk], [p[1] for p in chunk]
-            encoder.train()
-            g1, g2 = model(PaddedBatch.from_lists(s1 + s2, device)).split(len(chunk))  # one pass: larger steps
-            t1, t2 = negative_indices(g1, g2, config.negatives, _sentence_keys(s1 + s2), generator)
-            cand = torch.cat([g1, g2])
-            loss = margin_loss(g1, g2, cand[t1], cand[t2], config.margin)
-            total = loss
-            # each regulariser weighted by λ/2, as the authors' code (0.5 * LW * l2(We - initial_We))
-            if config.lambda_w and config.sparse_embeddings:
-                rows = torch.from_numpy(np.unique(np.concatenate(s1 + s2))).to(device)
-                total = total + 0.5 * config.lambda_w * (encoder.embedding(rows) - initial[rows]).pow(2).sum()
-            elif config.lambda_w:
-                total = total + 0.5 * config.lambda_w * (encoder.embedding.weight - initial).pow(2).sum()
-            if config.lambda_c and composition:
-                total = total + 0.5 * config.lambda_c * sum(p.pow(2).sum() for p in composition)
-            if not torch.isfinite(total):
-                raise SentembError(f"paraphrastic training: the loss is {total.item()} at step {step + 1} "
-                                   f"(epoch {epoch + 1}); lower the learning rate or set grad_clip")
-            for opt in optimizers:
-                opt.zero_grad(set_to_none=True)
-            total.backward()
-            if config.grad_clip:
-                clip_grad_norm(params, config.grad_clip)
-            for opt in optimizers:
-                opt.step()
-            step += 1
-            seen += len(chunk) * processes
-            running += loss.item()
-            count += 1
-            train_seconds += time.perf_counter() - t0
-            if (b + 1) % every == 0 or b + 1 == batches:
-                encoder.eval()
-                with torch.no_grad():
-                    scores = select(encoder)
-                row = {"step": step, "epoch": round(epoch + (b + 1) / batches, 4), "pairs_seen": seen,
-                       "loss": round(running / max(count, 1), 6)} | {k: round(v, 4) for k, v in scores.items()}
-                running, count = 0.0, 0
-                checkpoints.append(row)
-                bar.set_postfix({select_key: f"{scores[select_key]:.2f}", "loss": f"{row['loss']:.4f}"})
-                log.info("checkpoint %s", row)
-                if best is None or scores[select_key] > best[0]:
-                    state = {k: v.detach().to("cpu", copy=True) for k, v in encoder.state_dict().items()}
-                    best = (scores[select_key], row, state)
+    with encoder.training_products(PRODUCT_DTYPES[config.products]):  # float32 again after, even on an error
+        for epoch in range(config.epochs):
+            order = rng.permutation(n)
+            bar = tqdm(range(batches), desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", leave=False,
+                       mininterval=10, disable=rank > 0)
+            for b in bar:
+                t0 = time.perf_counter()
+                first = (b * processes + rank) * config.batch_size
+                chunk = scramble([pairs[i] for i in order[first:first + config.batch_size]], config.scramble,
+                                 scramble_rng)
+                s1, s2 = [p[0] for p in chunk], [p[1] for p in chunk]
+                encoder.train()
+                g1, g2 = model(PaddedBatch.from_lists(s1 + s2, device)).split(len(chunk))  # one pass: larger steps
+                t1, t2 = negative_indices(g1, g2, config.negatives, _sentence_keys(s1 + s2), generator)
+                cand = torch.cat([g1, g2])
+                loss = margin_loss(g1, g2, cand[t1], cand[t2], config.margin)
+                total = loss
+                # each regulariser weighted by λ/2, as the authors' code (0.5 * LW * l2(We - initial_We))
+                if config.lambda_w and config.sparse_embeddings:
+                    rows = torch.from_numpy(np.unique(np.concatenate(s1 + s2))).to(device)
+                    total = total + 0.5 * config.lambda_w * (encoder.embedding(rows) - initial[rows]).pow(2).sum()
+                elif config.lambda_w:
+                    total = total + 0.5 * config.lambda_w * (encoder.embedding.weight - initial).pow(2).sum()
+                if config.lambda_c and composition:
+                    total = total + 0.5 * config.lambda_c * sum(p.pow(2).sum() for p in composition)
+                if not torch.isfinite(total):
+                    raise SentembError(f"paraphrastic training: the loss is {total.item()} at step {step + 1} "
+                                       f"(epoch {epoch + 1}); lower the learning rate or set grad_clip")
+                for opt in optimizers:
+                    opt.zero_grad(set_to_none=True)
+                total.backward()
+                if config.grad_clip:
+                    clip_grad_norm(params, config.grad_clip)
+                for opt in optimizers:
+                    opt.step()
+                step += 1
+                seen += len(chunk) * processes
+                running += loss.item()
+                count += 1
+                train_seconds += time.perf_counter() - t0
+                if (b + 1) % every == 0 or b + 1 == batches:
+                    encoder.eval()
+                    with torch.no_grad():
+                        scores = select(encoder)
+                    row = {"step": step, "epoch": round(epoch + (b + 1) / batches, 4), "pairs_seen": seen,
+                           "loss": round(running / max(count, 1), 6)} | {k: round(v, 4) for k, v in scores.items()}
+                    running, count = 0.0, 0
+                    checkpoints.append(row)
+                    bar.set_postfix({select_key: f"{scores[select_key]:.2f}", "loss": f"{row['loss']:.4f}"})
+                    log.info("checkpoint %s", row)
+                    if best is None or scores[select_key] > best[0]:
+                        state = {k: v.detach().to("cpu", copy=True) for k, v in encoder.state_dict().items()}
+                        best = (scores[select_key], row, state)
     assert best is not None
     if log_path and rank == 0:
         with atomic_open(log_path, newline="") as fh:
             writer = csv.DictWriter(fh, fieldnames=list(checkpoints[0]))
             writer.writeheader()
             writer.writerows(checkpoints)
-    encoder.set_training_products(None)
     encoder.to("cpu")
     encoder.load_state_dict(best[2])
     seconds = time.perf_counter() - start
