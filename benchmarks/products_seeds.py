@@ -45,20 +45,19 @@ PRODUCTS = ["float32", "bfloat16"]
 MEAN = "GRAN-22"  # the 21-set mean of metrics/MODEL.json
 
 
-def _scratch(repo: Path, out: Path, products: str, seed: int, models: list[str]) -> Path:
-    """OUT/PRODUCTS-seed-S: links to the checkout's data, stages and starting vectors, and its params.yaml with each
-    model's seed and products replaced."""
+def _scratch(repo: Path, out: Path, products: str, seed: int, model: str) -> Path:
+    """OUT/PRODUCTS-seed-S: links to the checkout's data, stages and the model's starting vectors, and its params.yaml
+    with the model's seed and products replaced."""
     work = out / f"{products}-seed-{seed}"
     (work / "models").mkdir(parents=True, exist_ok=True)
     for name in ("data", "stages"):
         if not (work / name).exists():
             (work / name).symlink_to(repo / name)
     params = yaml.safe_load((repo / "params.yaml").read_text(encoding="utf-8"))
-    for model in models:
-        params["paraphrastic"][model].update(seed=seed, products=products)
-        vectors = work / "models" / params["paraphrastic"][model]["vectors"]
-        if not vectors.exists():
-            vectors.symlink_to(repo / "models" / params["paraphrastic"][model]["vectors"])
+    params["paraphrastic"][model].update(seed=seed, products=products)
+    vectors = work / "models" / params["paraphrastic"][model]["vectors"]
+    if not vectors.exists():
+        vectors.symlink_to(repo / "models" / params["paraphrastic"][model]["vectors"])
     (work / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False), encoding="utf-8")
     return work
 
@@ -107,7 +106,7 @@ def main() -> None:
         for products, seed in itertools.product(PRODUCTS, args.seeds):
             root = repo
             if (products, seed) != own:
-                root = _scratch(repo, out, products, seed, [model])
+                root = _scratch(repo, out, products, seed, model)
                 _run(root, model)
             mean, pearson, names = _read(root, model)
             runs[model, products, seed] = mean, pearson
