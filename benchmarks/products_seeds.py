@@ -102,7 +102,8 @@ def main() -> None:
     for model in args.models:
         own = (params[model]["products"], params[model]["seed"])
         if not (repo / "metrics" / f"{model}.datasets.csv").is_file():
-            sys.exit(f"{repo / 'metrics' / model}.datasets.csv: missing (dvc repro evaluate-paraphrastic@{model})")
+            sys.exit(f"{repo / 'metrics' / model}.datasets.csv: missing "
+                     f"(dvc repro pipelines/evaluation-paraphrastic/dvc.yaml:evaluate-paraphrastic@{model})")
         for products, seed in itertools.product(PRODUCTS, args.seeds):
             root = repo
             if (products, seed) != own:

@@ -71,7 +71,7 @@ def main() -> None:
     for config in args.configs:
         path = repo / "metrics" / "supervised" / f"{config}.json"
         if not path.is_file():
-            sys.exit(f"{path}: missing (dvc repro supervise@{config} first)")
+            sys.exit(f"{path}: missing (dvc repro pipelines/supervised/dvc.yaml:supervise@{config} first)")
         results[config, base] = json.loads(path.read_text(encoding="utf-8"))
     for seed in args.seeds:
         work = _scratch(repo, out, seed)

@@ -34,7 +34,8 @@ def main() -> None:
     for model in params("supervised", SupervisedNames).models:
         for setting in SETTINGS:
             name = f"{model}-{setting}"
-            m = read_json(Path("metrics/supervised") / f"{name}.json", f"missing (run `dvc repro supervise@{name}`)")
+            m = read_json(Path("metrics/supervised") / f"{name}.json",
+                          f"missing (run `dvc repro pipelines/supervised/dvc.yaml:supervise@{name}`)")
             out[f"supervised/{name}"] = {"sts": m["sts"]["test"], "sick": m["sick"]["test"]}
     write_json(OUT, out)
     print(f"headline: {len(out)} rows → {OUT}")

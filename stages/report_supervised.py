@@ -72,7 +72,8 @@ def predictions(name: str, dataset: str) -> pd.DataFrame:
     """results/supervised/NAME/DATASET_test.tsv as williams_table's frame (group, dataset, pair, gold, score)."""
     path = Path("results/supervised") / name / f"{dataset}_test.tsv"
     if not path.is_file():
-        raise SentembError(f"{path}: missing (run `dvc repro supervise@{name}`)")
+        raise SentembError(f"{path}: missing (run `dvc repro "
+                           f"pipelines/supervised/dvc.yaml:supervise@{name}`)")
     df = pd.read_csv(path, sep="\t", quoting=3, keep_default_na=False)
     return pd.DataFrame({"group": DATASETS[dataset], "dataset": "test", "pair": range(len(df)),
                          "gold": df["gold"].astype(float), "score": df["prediction"].astype(float)})

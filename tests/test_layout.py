@@ -82,7 +82,7 @@ def _stage_deps() -> dict[str, tuple[str, list[str]]]:
         for stage in repo.index.stages:
             script = stage.cmd.split()[1]
             code = [d.def_path for d in stage.deps if d.def_path.startswith(("src/", "stages/"))]
-            out[stage.addressing] = (script, code)  # pipelines/evaluation/dvc.yaml:report for the second file
+            out[stage.addressing] = (script, code)  # pipelines/weighting/dvc.yaml:nws@glove outside the root
     return out
 
 

@@ -29,18 +29,19 @@ GIT_IDENTITY = {"GIT_AUTHOR_NAME": "sentemb tests", "GIT_AUTHOR_EMAIL": "tests@s
                 "GIT_COMMITTER_NAME": "sentemb tests", "GIT_COMMITTER_EMAIL": "tests@sentemb.invalid"}
 
 
-def _project(tmp_path: Path, shared: Path, quick: bool = True, **overrides) -> Path:
-    """A fresh git+DVC project with this repository's pipeline, reading the shared mirror; its params.yaml is the
-    repository's with the quick profile (profiles/quick.yaml) applied, unless ``quick`` is false."""
+def _project(tmp_path: Path, shared: Path, quick: bool = True, root: Path = ROOT, **overrides) -> Path:
+    """A fresh git+DVC project with the pipeline of ``root`` (this repository, or a tree of another revision: the
+    benchmark benchmarks/pipeline_overhead.py), reading the shared mirror; its params.yaml is ``root``'s with the
+    quick profile (profiles/quick.yaml) applied, unless ``quick`` is false."""
     proj = tmp_path / "proj"
     proj.mkdir()
     for item in ("dvc.yaml", "pipelines", "stages", "src", "reference", "profiles"):
-        src = ROOT / item
+        src = root / item
         if src.is_dir():  # as a fresh clone has them: without Python's or numba's caches
             shutil.copytree(src, proj / item, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(src, proj / item)
-    params = yaml.safe_load((ROOT / "params.yaml").read_text())
+    params = yaml.safe_load((root / "params.yaml").read_text())
     params["download"].update(mirror=str(shared), use_network=False)
     if quick:
         params = apply_profile(params, read_profile(QUICK))
@@ -57,17 +58,18 @@ def _dvc(proj: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
                           env=os.environ | GIT_IDENTITY)
 
 
-LOCKS = ("dvc.lock", "pipelines/evaluation/dvc.lock")
+LOCKS = ("dvc.lock", *sorted(p.relative_to(ROOT).with_name("dvc.lock").as_posix()
+                          for p in (ROOT / "pipelines").glob("*/dvc.yaml")))  # one lock a dvc.yaml
 
 
 def _locks(proj: Path) -> bytes:
-    """Both lock files of the pipeline (the training stages' and the evaluation stages'), one after the other."""
+    """Every lock file of the pipeline (the root's, then those of pipelines/*/), one after the other."""
     return b"".join((proj / lock).read_bytes() for lock in LOCKS)
 
 
 def _stale(proj: Path, *targets: str) -> set[str]:
-    """The stages `dvc status` lists as changed, by name: `pipelines/evaluation/dvc.yaml:report` is `report` (names
-    are unique across the two dvc.yaml files)."""
+    """The stages `dvc status` lists as changed, by name: `pipelines/weighting/dvc.yaml:nws@glove` is `nws@glove`
+    (names are unique across the dvc.yaml files)."""
     return {name.rsplit(":", 1)[-1] for name in json.loads(_dvc(proj, "status", "--json", *targets).stdout)}
 
 
@@ -210,11 +212,11 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
     for model in ("glove", "word2vec-sg", "siamese_cbow", "glove-nws", "para-gran"):
         assert not any(k.endswith(("seconds", "_second")) for k in _keys(json.loads(
             (proj / f"models/{model}/config.json").read_text()))), model
-    # determinism: every kind of trainer run again on the same params writes the same bytes (both lock files: every md5)
+    # determinism: every kind of trainer run again on the same params writes the same bytes (every lock file: every md5)
     lock = _locks(proj)
-    trainers = ["split", "vocab", "pairs", "word2vec@sg", "glove", "siamese_cbow", "siamese_cbow_inbatch", "nws@glove",
-                "paraphrastic@paragram", "paraphrastic@para-lstmavg", "paraphrastic@para-gran", "supervised-data",
-                "supervise@gran-universal"]
+    trainers = ["split", "vocab", "pairs", "word2vec@sg", "glove", "siamese_cbow", "siamese_cbow_inbatch",
+                "pipelines/weighting/dvc.yaml:nws@glove", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
+                "paraphrastic@para-gran", "supervised-data", "pipelines/supervised/dvc.yaml:supervise@gran-universal"]
     _dvc(proj, "repro", "--force", "--single-item", *trainers)  # one DVC process: each stage alone, in this order
     assert _locks(proj) == lock, _lock_diff(lock, _locks(proj))
     # a training stage killed mid-run (the whole process group, SIGKILL) leaves no output, is stale, and reruns to
