@@ -28,7 +28,7 @@ from torch import nn
 from sentemb.data.corpus import distinct_sentences
 from sentemb.errors import SentembError
 from sentemb.paraphrastic.gated_mean import GatedMean
-from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, low_precision_mm
+from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, low_precision_mm, product_dtype
 
 
 @dataclass
@@ -452,9 +452,10 @@ class _Recurrent(CompositionEncoder):
             if lstm is not None:
                 lstm.products = dtype
 
-    def products(self) -> torch.dtype | None:
-        """The dtype of the products in this mode: the training setting in training mode, else ``None``."""
-        return self.lstm.products if self.training else None
+    def products(self, x: torch.Tensor) -> torch.dtype | None:
+        """The dtype the products over x round to in this mode (:func:`~sentemb.paraphrastic.peephole.product_dtype`
+        of the training setting in training mode), else ``None``: x's own precision."""
+        return product_dtype(self.lstm.products if self.training else None, x)
 
 
 class LSTMComposition(_Recurrent):
@@ -500,8 +501,8 @@ class GRANComposition(_Recurrent):
             self.gate_a = nn.Linear(self.dim, gates * self.dim, bias=False)
 
     def pool(self, x, h, packing, lengths):
-        p = self.products()
-        if p is None or p == x.dtype:
+        p = self.products(x)
+        if p is None:
             z = self.gate_x(x) + self.gate_h(h)
         else:
             z = (low_precision_mm(x, self.gate_x.weight.t(), p) + self.gate_x.bias
@@ -513,9 +514,8 @@ class GRANComposition(_Recurrent):
             return token_mean(x * g1 + h * g2, lengths, packing.sentence)
 
         def step(z_t: torch.Tensor, x_t: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
-            if self.variant == 4:  # W_a a_{t−1}, in ``products`` as the gate's other products
-                low = p is not None and p != a.dtype
-                z_t = z_t + (low_precision_mm(a, self.gate_a.weight.t(), p) if low else self.gate_a(a))
+            if self.variant == 4:  # W_a a_{t−1}, in ``products`` as the gate's other products (a has x's dtype)
+                z_t = z_t + (self.gate_a(a) if p is None else low_precision_mm(a, self.gate_a.weight.t(), p))
             g1, g2 = torch.sigmoid(z_t).chunk(2, dim=1)
             return x_t * g1 + a * g2
 

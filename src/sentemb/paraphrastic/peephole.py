@@ -26,7 +26,9 @@ same up to float rounding (tests: ``test_packed_recurrence_is_the_padded_loop``,
 With ``products=torch.bfloat16`` (the ``products`` setting of paraphrastic training; off by default) every matrix
 product above, forwards and backwards, rounds its two operands to bfloat16 and its result to bfloat16 (the products
 accumulate in float32 inside oneDNN on the CPU, cuBLAS on a GPU) and adds it into the float32 gates, gradients and
-states; everything else (the element-wise recurrence, the cells, the states, the optimiser) stays float32. It is
+states; everything else (the element-wise recurrence, the cells, the states, the optimiser) stays float32. Each
+operand is rounded once and kept in bfloat16 for every product that reads it (x, each h_t as the step is done, each
+dz_t as its step is done), W_x and W_h once a pass: the same bits as rounding it at every product. It is
 mixed-precision training, as ``torch.autocast`` does it, confined to the recurrence: not the papers' float32
 arithmetic, and not bit-reproducible across BLAS libraries.
 """
@@ -34,7 +36,6 @@ arithmetic, and not bit-reproducible across BLAS libraries.
 from __future__ import annotations
 
 from contextlib import nullcontext
-from functools import partial
 from itertools import accumulate
 
 import torch
@@ -71,16 +72,18 @@ class PackedPeepholeLSTM(torch.autograd.Function):
     def forward(ctx, x: torch.Tensor, sizes: list[int], w_x: torch.Tensor, b: torch.Tensor, w_h: torch.Tensor,
                 peephole: torch.Tensor, output_gate: bool, products: torch.dtype | None = None) -> torch.Tensor:
         hidden = w_h.shape[1]
-        low = products is not None and products != x.dtype
-        if low:  # z: W_x x + b, the product's operands rounded to ``products``
-            gates = low_precision_mm(x, w_x.t(), products).add_(b)
-            w_t = w_h.t().to(products)
-        else:
-            gates = torch.addmm(b, x, w_x.t())  # z: W_x x + b, then W_h h_{t−1} added; becomes i, f, g, o in place
-            w_t = w_h.t()
+        products = product_dtype(products, x)
         cells = torch.empty(x.shape[0], hidden, dtype=x.dtype, device=x.device)
         tanh_cells = torch.empty_like(cells)
         states = torch.empty_like(cells)
+        if products is None:
+            gates = torch.addmm(b, x, w_x.t())  # z: W_x x + b, then W_h h_{t−1} added; becomes i, f, g, o in place
+            w_t, x_low, states_low = w_h.t(), None, states
+        else:  # each operand rounded once and kept: x for W_x's gradient, each h_t for the next step and W_h's
+            x_low = x.to(products)
+            gates = torch.mm(x_low, w_x.t().to(products)).to(x.dtype).add_(b)
+            w_t = w_h.t().to(products)
+            states_low = torch.empty(states.shape, dtype=products, device=x.device)
         starts = list(accumulate(sizes, initial=0))
         for t, n in enumerate(sizes):
             rows, prev = slice(starts[t], starts[t] + n), starts[t - 1]
@@ -88,11 +91,11 @@ class PackedPeepholeLSTM(torch.autograd.Function):
             i, f, g = z[:, :hidden], z[:, hidden:2 * hidden], z[:, 2 * hidden:3 * hidden]
             c = cells[rows]
             if t:
-                h_prev, c_prev = states[prev:prev + n], cells[prev:prev + n]
-                if low:
-                    z.add_(torch.mm(h_prev.to(products), w_t))
-                else:
+                h_prev, c_prev = states_low[prev:prev + n], cells[prev:prev + n]
+                if products is None:
                     z.addmm_(h_prev, w_t)
+                else:
+                    z.add_(torch.mm(h_prev, w_t))
                 i.addcmul_(peephole[0], c_prev)
                 f.addcmul_(peephole[1], c_prev)
                 z[:, :2 * hidden].sigmoid_()  # i and f
@@ -109,18 +112,23 @@ class PackedPeepholeLSTM(torch.autograd.Function):
                 torch.mul(o, tc, out=states[rows])
             else:
                 states[rows].copy_(tc)
-        ctx.sizes, ctx.output_gate, ctx.products = sizes, output_gate, products if low else None
-        ctx.save_for_backward(x, w_x, gates, cells, tanh_cells, states, w_h, peephole)
+            if products is not None:
+                states_low[rows].copy_(states[rows])
+        ctx.sizes, ctx.output_gate, ctx.products = sizes, output_gate, products
+        ctx.save_for_backward(x if products is None else x_low, w_x, gates, cells, tanh_cells, states_low, w_h,
+                              peephole)
         return states
 
     @staticmethod
     def backward(ctx, grad_states: torch.Tensor):
+        # x and states: as the products read them (in ``products`` when it is set, rounded once in the forward pass)
         x, w_x, gates, cells, tanh_cells, states, w_h, peephole = ctx.saved_tensors
         sizes, output_gate, products = ctx.sizes, ctx.output_gate, ctx.products
         hidden = w_h.shape[1]
-        mm = torch.mm if products is None else partial(low_precision_mm, dtype=products)
-        w_h_low = w_h if products is None else w_h.to(products)
         grad_z = torch.empty_like(gates)
+        # dz_t rounded once, as its step's product reads it, and kept for the weights' products after the loop
+        grad_z_low = grad_z if products is None else torch.empty(gates.shape, dtype=products, device=gates.device)
+        w_h_low = w_h if products is None else w_h.to(products)
         grad_h = torch.zeros(sizes[0], hidden, dtype=gates.dtype, device=gates.device)  # W_h's part of dh_t
         grad_c = torch.zeros_like(grad_h)  # dc_t from step t + 1 (rows past n_{t+1}: zero, never written)
         grad_states = grad_states.contiguous()
@@ -139,20 +147,35 @@ class PackedPeepholeLSTM(torch.autograd.Function):
                     peephole_cpu.cell_backward(*arrays, *step, n, output_gate, threads)
                 else:
                     _cell_backward(*tensors, *step, n, output_gate)
+                rows = slice(starts[t], starts[t] + n)
+                if products is not None:
+                    grad_z_low[rows].copy_(grad_z[rows])
                 if t:
                     if products is None:
-                        torch.mm(grad_z[starts[t]:starts[t] + n], w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
+                        torch.mm(grad_z[rows], w_h, out=grad_h[:n])  # dh_{t−1}'s recurrent part
                     else:
-                        grad_h[:n].copy_(torch.mm(grad_z[starts[t]:starts[t] + n].to(products), w_h_low))
+                        grad_h[:n].copy_(torch.mm(grad_z_low[rows], w_h_low))
         previous = _previous_rows(sizes, gates.device)
         later = grad_z[sizes[0]:]
         cells_prev = cells[previous]
         grad_peephole = torch.stack(
             [(later[:, :hidden] * cells_prev).sum(0), (later[:, hidden:2 * hidden] * cells_prev).sum(0)]
             + ([(grad_z[:, 3 * hidden:] * cells).sum(0)] if output_gate else []))
-        grad_x = mm(grad_z, w_x) if ctx.needs_input_grad[0] else None
-        grad_w_h = mm(later.t(), states[previous])
-        return grad_x, None, mm(grad_z.t(), x), grad_z.sum(0), grad_w_h, grad_peephole, None, None
+        if products is None:
+            mm = torch.mm
+        else:  # the weights rounded; the products' results to ``products``, then back to the gradients' dtype
+            def mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+                return torch.mm(a, b.to(products)).to(gates.dtype)
+        grad_x = mm(grad_z_low, w_x) if ctx.needs_input_grad[0] else None
+        grad_w_h = mm(grad_z_low[sizes[0]:].t(), states[previous])
+        return grad_x, None, mm(grad_z_low.t(), x), grad_z.sum(0), grad_w_h, grad_peephole, None, None
+
+
+def product_dtype(products: torch.dtype | None, x: torch.Tensor) -> torch.dtype | None:
+    """The dtype the matrix products over ``x`` round their operands and results to: ``products`` when it is set
+    and is not x's own dtype, else ``None`` (x's own precision, nothing rounded). The one test of "a lower
+    precision?" for the LSTM and GRAN's gates."""
+    return products if products is not None and products != x.dtype else None
 
 
 def low_precision_mm(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
