@@ -78,10 +78,10 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         states = torch.empty_like(cells)
         if products is None:
             gates = torch.addmm(b, x, w_x.t())  # z: W_x x + b, then W_h h_{t−1} added; becomes i, f, g, o in place
-            w_t, x_low, states_low = w_h.t(), None, states
+            w_t, x_low, states_low = w_h.t(), x, states
         else:  # each operand rounded once and kept: x for W_x's gradient, each h_t for the next step and W_h's
             x_low = x.to(products)
-            gates = torch.mm(x_low, w_x.t().to(products)).to(x.dtype).add_(b)
+            gates = low_precision_mm(x_low, w_x.t(), products, x.dtype).add_(b)
             w_t = w_h.t().to(products)
             states_low = torch.empty(states.shape, dtype=products, device=x.device)
         starts = list(accumulate(sizes, initial=0))
@@ -115,8 +115,7 @@ class PackedPeepholeLSTM(torch.autograd.Function):
             if products is not None:
                 states_low[rows].copy_(states[rows])
         ctx.sizes, ctx.output_gate, ctx.products = sizes, output_gate, products
-        ctx.save_for_backward(x if products is None else x_low, w_x, gates, cells, tanh_cells, states_low, w_h,
-                              peephole)
+        ctx.save_for_backward(x_low, w_x, gates, cells, tanh_cells, states_low, w_h, peephole)
         return states
 
     @staticmethod
@@ -161,11 +160,8 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         grad_peephole = torch.stack(
             [(later[:, :hidden] * cells_prev).sum(0), (later[:, hidden:2 * hidden] * cells_prev).sum(0)]
             + ([(grad_z[:, 3 * hidden:] * cells).sum(0)] if output_gate else []))
-        if products is None:
-            mm = torch.mm
-        else:  # the weights rounded; the products' results to ``products``, then back to the gradients' dtype
-            def mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-                return torch.mm(a, b.to(products)).to(gates.dtype)
+        def mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:  # the weights' and the input's gradients
+            return torch.mm(a, b) if products is None else low_precision_mm(a, b, products, gates.dtype)
         grad_x = mm(grad_z_low, w_x) if ctx.needs_input_grad[0] else None
         grad_w_h = mm(grad_z_low[sizes[0]:].t(), states[previous])
         return grad_x, None, mm(grad_z_low.t(), x), grad_z.sum(0), grad_w_h, grad_peephole, None, None
@@ -178,11 +174,14 @@ def product_dtype(products: torch.dtype | None, x: torch.Tensor) -> torch.dtype 
     return products if products is not None and products != x.dtype else None
 
 
-def low_precision_mm(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """a @ b, float (n, k) @ (k, m) → (n, m) in a's dtype, with both operands rounded to ``dtype`` (``torch.bfloat16``)
-    and the product, accumulated in float32 by the BLAS, rounded to ``dtype`` before it is cast back. Differentiable
-    (plain torch operations), so GRAN's gate products use it under autograd too."""
-    return torch.mm(a.to(dtype), b.to(dtype)).to(a.dtype)
+def low_precision_mm(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype,
+                     out_dtype: torch.dtype | None = None) -> torch.Tensor:
+    """a @ b, float (n, k) @ (k, m) → (n, m) in ``out_dtype`` (``None``: a's dtype), with both operands rounded to
+    ``dtype`` (``torch.bfloat16``; an operand already in it is used as it is) and the product, accumulated in float32
+    by the BLAS, rounded to ``dtype`` before it is cast to ``out_dtype``. Differentiable (plain torch operations), so
+    GRAN's gate products use it under autograd too; the LSTM's backward pass passes operands it rounded once and the
+    gradients' dtype as ``out_dtype``."""
+    return torch.mm(a.to(dtype), b.to(dtype)).to(a.dtype if out_dtype is None else out_dtype)
 
 
 def _cell_backward(gates: torch.Tensor, tanh_cells: torch.Tensor, cells: torch.Tensor, grad_states: torch.Tensor,
