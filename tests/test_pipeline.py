@@ -219,8 +219,8 @@ def test_quick_profile_end_to_end_as_the_readme_runs_it(tmp_path, shared):
                 "paraphrastic@para-gran", "supervised-data", "pipelines/supervised/dvc.yaml:supervise@gran-universal"]
     _dvc(proj, "repro", "--force", "--single-item", *trainers)  # one DVC process: each stage alone, in this order
     assert _locks(proj) == lock, _lock_diff(lock, _locks(proj))
-    # a training stage killed mid-run (the whole process group, SIGKILL) leaves no output, is stale, and reruns to
-    # the same outputs
+    # a training stage killed mid-run (the whole process group, SIGKILL) leaves no output, is stale, and `dvc repro`
+    # brings back the same outputs (from DVC's run cache: its retraining to the same bytes is the forced rerun above)
     kill = subprocess.Popen([sys.executable, "-m", "dvc", "repro", "--force", "--single-item",
                              "paraphrastic@para-lstmavg"], cwd=proj, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ | GIT_IDENTITY)
