@@ -1,10 +1,12 @@
 """Paraphrastic encoders (Wieting et al. 2016; Wieting & Gimpel 2017): composition functions, the margin loss with
 in-batch negatives, scrambling, training with model selection, saved models, and the training pairs."""
 
+import importlib.util
 import math
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -533,6 +535,20 @@ def test_bfloat16_products_stay_close_to_float32_and_only_in_training(encoder, a
     assert seen == [torch.bfloat16] and enc.lstm.products is None  # float32 again, though training raised
     with pytest.raises(SentembError, match=r"products in torch\.bfloat16 are implemented for the recurrent encoders"):
         build_composition("avg", _vectors()).set_training_products(torch.bfloat16)
+
+
+def test_speed_benchmark_times_the_products_by_their_operator_names():
+    """``benchmarks/paraphrastic_speed.py --profile`` finds the matrix products among torch.profiler's operators by
+    name (``PRODUCT_OPS``): a GRAN step spends time in them, and not all of it (a torch that renamed them would read
+    no products, or a renamed profiler API would fail here rather than in a benchmark run)."""
+    spec = importlib.util.spec_from_file_location(
+        "paraphrastic_speed", Path(__file__).resolve().parents[1] / "benchmarks" / "paraphrastic_speed.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    enc = build_composition("gran", _vectors(20, 8), sparse=True)
+    speed, products, total = bench.profile_products(enc, _toy_pairs(), ParaphraseConfig(epochs=1, batch_size=10,
+                                                                                        device="cpu"))
+    assert speed > 0 and 0 < products < total
     with pytest.raises(SentembError, match="products: expected one of"):
         ParaphraseConfig(products="float16")
 
