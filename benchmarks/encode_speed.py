@@ -16,8 +16,8 @@ sentences per second for:
 - ``torch embedding_bag (mean)``: ``torch.nn.functional.embedding_bag(..., mode="mean")`` over the flat ids and the
   sentence offsets (best of 3), what a vectorised averaging reaches;
 
-and the process time of the whole evaluation (``sentemb.evaluation.sts.evaluate``) excluding the model load. All the
-means are checked to agree (max |difference|).
+and the process time of the whole evaluation (``sentemb.core.evaluation.sts.evaluate``) excluding the model load. All
+the means are checked to agree (max |difference|).
 """
 
 import argparse
@@ -28,9 +28,9 @@ import numpy as np
 import scipy.sparse as sp
 import torch
 
-from sentemb.data.benchmarks import BENCHMARKS, load_benchmarks
-from sentemb.evaluation.sts import evaluate
-from sentemb.models import load_model
+from sentemb.core.data.benchmarks import BENCHMARKS, load_benchmarks
+from sentemb.core.evaluation.sts import evaluate
+from sentemb.core.models import load_model
 
 
 def _rate(n: int, seconds: float) -> str:
@@ -68,7 +68,7 @@ def main() -> None:
             loop[row] = vecs[s].mean(axis=0)
     print(f"sentemb's averaging loop, tokenised: {_rate(n, time.perf_counter() - t0)}")
 
-    kv = model.vectors
+    kv = model.vectors.keyed_vectors()
     keys = [[kv.index_to_key[i] for i in s] for s in ids]
     t0 = time.perf_counter()
     ref = np.stack([kv.get_mean_vector(k, pre_normalize=False) if k else np.zeros(model.dim, np.float32)

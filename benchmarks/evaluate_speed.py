@@ -8,8 +8,8 @@ scored under both treatments of unknown words, and a paraphrastic encoder that n
 ``python stages/evaluate.py MODEL`` exactly as the stage does, in a new interpreter, and times it from the start of
 the process to its exit (interpreter start, imports, loading the model, scoring, writing). The command runs in a
 scratch directory whose ``data``, ``models``, ``stages`` and ``params.yaml`` link to this checkout's, so the
-checkout's own outputs are not touched; the ``metrics/MODEL.json`` it writes there is compared byte for byte with the
-checkout's (the timed run computed the committed result). It also times, in new interpreters, ``python -c pass``,
+checkout's own outputs are not touched; the ``metrics/models/MODEL.json`` it writes there is compared byte for byte with
+the checkout's (the timed run computed the committed result). It also times, in new interpreters, ``python -c pass``,
 ``import torch`` and ``import scipy.stats`` (the fixed costs in every evaluation), and prints for each model the
 fastest, median and slowest wall time of the rounds, its CPU time (user + system) and whether the fastest and the
 median meet the goal. The first round also pays for cold file caches after another job; only rounds on an idle
@@ -69,7 +69,8 @@ def main() -> None:
                 wall, cpu = _timed([py, "stages/evaluate.py", m], work)
                 walls[m].append(wall)
                 cpus[m].append(cpu)
-        same = {m: (work / "metrics" / f"{m}.json").read_bytes() == (repo / "metrics" / f"{m}.json").read_bytes()
+        same = {m: (work / "metrics/models" / f"{m}.json").read_bytes()
+                == (repo / "metrics/models" / f"{m}.json").read_bytes()
                 for m in args.models}
     print(f"| model | wall s, fastest | median | slowest | CPU s, median | ≤ {args.goal:g} s (fastest, median) | "
           "metrics as committed |")

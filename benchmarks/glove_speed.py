@@ -2,7 +2,7 @@
 the corpus's own co-occurrences: one command that prints both sides.
 
 Usage (after ``dvc repro vocab``; the full corpus needs about 6 GB of memory):
-    python benchmarks/glove_speed.py [--against 85c441b] [--rounds 1] [--cells-one-thread 5000000]
+    python benchmarks/glove_speed.py --against REV [--rounds 1] [--cells-one-thread 5000000]
 
 It counts the co-occurrences as the ``glove`` stage does (window 10; about 75 s on the full corpus), then
 1. on one thread, runs both loops over the same first ``--cells-one-thread`` cells of one shuffled order from
@@ -13,7 +13,8 @@ It counts the co-occurrences as the ``glove`` stage does (window 10; about 75 s 
    last digits).
 
 The other revision's ``src/sentemb/wordvectors/glove.py`` is read with ``git show REV:...`` into a scratch module
-(its imports resolve to this checkout's package; the loop itself is self-contained). Measures, asserts nothing.
+(its imports resolve to this checkout's package, so REV must have the same package layout: ``src/sentemb/core``;
+the loop itself is self-contained). Measures, asserts nothing.
 """
 
 import argparse
@@ -27,8 +28,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sentemb.data.corpus import TokenCorpus
-from sentemb.data.vocab import Vocabulary
+from sentemb.core.data.corpus import TokenCorpus
+from sentemb.core.data.vocab import Vocabulary
 from sentemb.wordvectors.glove import _fit_cells, cell_inputs, cell_parameters, cooccurrence_matrix
 
 
@@ -47,7 +48,7 @@ def _other_loop(rev: str):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=Path("data"))
-    ap.add_argument("--against", default="85c441b", help="git revision (default: the last before prefetching)")
+    ap.add_argument("--against", required=True, help="a git revision with this package layout (src/sentemb/core)")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cells-one-thread", type=int, default=5_000_000)

@@ -41,22 +41,23 @@ import scipy.sparse as sp
 import torch
 from gensim.models import KeyedVectors
 
-from sentemb.data.corpus import TokenCorpus
-from sentemb.data.vocab import Vocabulary
-from sentemb.evaluation.word_similarity import word_similarity
-from sentemb.models import keyed_vectors
+from sentemb.core.data.corpus import TokenCorpus
+from sentemb.core.data.vocab import Vocabulary
+from sentemb.core.evaluation.word_similarity import word_similarity
+from sentemb.core.models.word_vectors import WordVectors
 from sentemb.wordvectors import glove
+from sentemb.wordvectors.config import GloveConfig
 from sentemb.wordvectors.glove import cooccurrence_matrix, train_glove
 
 CREC = np.dtype([("word1", "<i4"), ("word2", "<i4"), ("val", "<f8")])  # glove.c's struct cooccur_rec
 
 
-def summary(kv: KeyedVectors) -> dict:
-    sims = word_similarity(kv)
-    norms = np.linalg.norm(kv.vectors, axis=1)
+def summary(vectors: WordVectors) -> dict:
+    sims = word_similarity(vectors)
+    norms = np.linalg.norm(vectors.vectors, axis=1)
     return {"simlex": sims["SimLex-999"]["spearman"], "wordsim": sims["WordSim-353"]["spearman"],
             "mean_norm": float(norms.mean()),
-            "common_direction": float(np.linalg.norm(kv.vectors.mean(axis=0)) / norms.mean())}
+            "common_direction": float(np.linalg.norm(vectors.vectors.mean(axis=0)) / norms.mean())}
 
 
 def children_cpu() -> float:
@@ -122,7 +123,8 @@ def main() -> None:
         summaries = []
         for it in range(1, args.epochs + 1):
             path = args.out / f"{save}.{it:03d}.txt"
-            summaries.append(summary(KeyedVectors.load_word2vec_format(str(path), binary=False)))
+            kv = KeyedVectors.load_word2vec_format(str(path), binary=False)
+            summaries.append(summary(WordVectors.from_arrays(kv.index_to_key, np.zeros(len(kv)), kv.vectors)))
             os.remove(path)
         print(f"glove.c seed {seed}: {args.epochs} iterations scored", flush=True)
         return costs, summaries
@@ -142,15 +144,18 @@ def main() -> None:
     ours_rows = []
 
     def on_epoch(epoch: int, cost: float, vectors: np.ndarray) -> None:
-        ours_rows.append({"cost": cost} | summary(keyed_vectors(vocab.words, vocab.counts, vectors)))
+        ours_rows.append({"cost": cost} | summary(WordVectors(vocab, vectors)))
         print(f"ours epoch {epoch}: cost {cost:.6f}", flush=True)
 
     t0 = time.perf_counter()
     if args.fixed_order:  # the file's cells, in the file's order
         x = sp.coo_matrix((records["val"], (records["word1"] - 1, records["word2"] - 1)), shape=x.shape)
-    ours_vectors, stats = train_glove(x, args.dim, epochs=args.epochs, method=args.method, threads=args.threads,
-                                      batch_size=args.batch_size, shuffle=not args.fixed_order, seed=1,
-                                      on_epoch=on_epoch)
+    config = GloveConfig(method="glove", vector_size=args.dim, window=args.window, x_max=100.0, alpha=0.75, lr=0.05,
+                         grad_clip=100.0, epochs=args.epochs, fit=args.method, threads=args.threads,
+                         batch_size=args.batch_size, seed=1, device="auto")  # glove.c's settings, as run above
+    ours_vectors, stats = train_glove(x, config, torch.device("cuda" if args.method == "batches"
+                                                              and torch.cuda.is_available() else "cpu"),
+                                      shuffle=not args.fixed_order, on_epoch=on_epoch)
     if args.same_init:  # glove.c's final vectors (w + w̃, text with 6 decimals) against ours, row by row
         final = KeyedVectors.load_word2vec_format(str(args.out / "glove_c_seed1.txt"), binary=False)
         rows = [(i, final.key_to_index[w]) for i, w in enumerate(vocab.words) if w in final.key_to_index]

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # the Python packages the stages import that the GPU image lacks (KINDS.md of the machines lent here: it has torch,
 # numpy, scipy, pandas, numba, typer, tqdm, yaml, regex, wrapt, …)
 PACKAGES = ["gensim==4.4.0", "smart-open==9.0.2", "nltk==3.10.4", "pydantic==2.14.4", "pydantic-core==2.50.5",
-            "annotated-types==0.8.0", "typing-inspection==0.4.5"]
+            "annotated-types==0.8.0", "typing-inspection==0.4.5", "safetensors==0.8.0"]
 # what the trainers and evaluations read, made by the stages upstream of them
 DATA = ["data/corpus", "data/vocab.tsv", "data/sentences/stats.json", "data/pairs", "data/benchmarks",
         "data/supervised", "data/raw/sts", "data/raw/sick", "data/raw/stsbenchmark", "data/raw/pit2015"]
@@ -183,20 +183,20 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
 def compare(gpu: Path, cpu: Path) -> None:
     """How close two runs of the same stages are (e.g. on a GPU and on the CPU), model by model."""
     # imported here: `run` must work on the GPU image, which lacks the project's dependencies
-    from sentemb.evaluation.report import read_datasets_csv
+    import pandas as pd
 
     print("model | datasets | largest |Δr|×100 | mean |Δr|×100 | mean r×100, first / second | other figures")
     print("---|---:|---:|---:|---|---")
-    for first in sorted(gpu.glob("metrics/*.datasets.csv")):
-        other = cpu / "metrics" / first.name
+    for first in sorted(gpu.glob("metrics/models/*.datasets.csv")):
+        other = cpu / "metrics" / "models" / first.name
         if not other.is_file():
             continue
         model = first.name.removesuffix(".datasets.csv")
-        a, b = (read_datasets_csv(f).set_index("set")["pearson"].to_dict() for f in (first, other))
+        a, b = (pd.read_csv(f).set_index("set")["pearson"].to_dict() for f in (first, other))
         common = sorted(set(a) & set(b))
         gaps = [abs(a[k] - b[k]) for k in common]
         notes = []
-        ma, mb = (json.loads((root / f"metrics/{model}.json").read_text()) for root in (gpu, cpu))
+        ma, mb = (json.loads((root / f"metrics/models/{model}.json").read_text()) for root in (gpu, cpu))
         for name, ws in ma.get("word_similarity", {}).items():
             notes.append(f"{name} ρ {ws['spearman']} / {mb['word_similarity'][name]['spearman']}")
         ca, cb = (json.loads((root / f"models/{model}/config.json").read_text()).get("info", {}).get("training", {})

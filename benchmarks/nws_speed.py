@@ -21,12 +21,12 @@ import numpy as np
 import torch
 import yaml
 
-from sentemb.adjacent import AdjacentSentenceConfig
-from sentemb.data.corpus import TokenCorpus
-from sentemb.data.vocab import Vocabulary
-from sentemb.models import load_word_vectors
+from sentemb.core.data.corpus import TokenCorpus
+from sentemb.core.data.vocab import Vocabulary
+from sentemb.core.models.word_averaging import load_word_vectors
+from sentemb.salience.config import NWSConfig
 from sentemb.salience.fused import FusedAdagrad
-from sentemb.salience.train import train_neural_word_salience
+from sentemb.salience.train import train_neural_word_salience, vectors_in_vocabulary_order
 
 
 def main() -> None:
@@ -38,8 +38,7 @@ def main() -> None:
     args = ap.parse_args()
     p = yaml.safe_load(args.params.read_text())["nws"]
     vocab = Vocabulary.load(args.data / "vocab.tsv")
-    kv = load_word_vectors(Path("models") / args.vectors)
-    vectors = kv.vectors[[kv.key_to_index[w] for w in vocab.words]]
+    vectors = vectors_in_vocabulary_order(load_word_vectors(Path("models") / args.vectors), vocab, args.vectors)
     corpus = TokenCorpus.load(args.data / "corpus")
     if args.sentences:
         n = min(args.sentences, corpus.n_sentences)
@@ -47,18 +46,15 @@ def main() -> None:
                              np.asarray(corpus.offsets[: n + 1]), np.asarray(corpus.document_ids[:n]))
     print(f"machine: {os.cpu_count()} cores, torch {torch.__version__}, {torch.get_num_threads()} torch threads; "
           f"{args.vectors}: {vectors.shape[0]:,} × {vectors.shape[1]} vectors; {corpus.n_sentences:,} sentences")
-    config = AdjacentSentenceConfig(neg=p["neg"], negatives=p["negatives"], batch_size=p["batch_size"], epochs=1,
-                                    optimizer=p["optimizer"], lr=p["lr"], lr_floor=p["lr_floor"],
-                                    max_length=p["max_length"], similarity="dot", seed=p["seed"], device="cpu",
-                                    log_every=p["log_every"])
+    config = NWSConfig.model_validate(p | {"epochs": 1, "device": "cpu", "processes": 1})
     # compile the fused step first (numba caches it on disk; a stage run pays this once)
     FusedAdagrad(np.zeros((6, 4), dtype=np.float32), np.zeros(6, dtype=np.float32))(
         np.arange(6, dtype=corpus.token_ids.dtype), np.arange(6, dtype=np.int64), np.ones(6, dtype=np.int64), 2, 0.1)
     got = {}
     for fit in ("fused", "torch"):
         t = time.perf_counter()
-        saliences, s = train_neural_word_salience(corpus, vectors, config, init_low=p["init_low"],
-                                                  init_high=p["init_high"], progress=False, fit=fit)
+        saliences, s = train_neural_word_salience(corpus, vectors, config.model_copy(update={"fit": fit}),
+                                                  progress=False)
         got[fit] = (saliences, s)
         print(f"NWS over {args.vectors}, fit {fit} ({s['batches']:,} batches): {s['corpus_words_per_second']:,} corpus "
               f"words/s, {s['encoded_words_per_second']:,} encoded words/s, training {s['wall_seconds']} s of "

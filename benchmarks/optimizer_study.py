@@ -16,14 +16,21 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
-from sentemb.data.benchmarks import KENTER_GROUPS, load_benchmarks
-from sentemb.data.corpus import TokenCorpus
-from sentemb.data.vocab import Vocabulary
-from sentemb.evaluation.sts import evaluate
-from sentemb.models import WordAveragingModel, keyed_vectors
+from sentemb.adjacent_sentences.config import AdjacentSentenceConfig
+from sentemb.adjacent_sentences.loop import train_adjacent_sentences
+from sentemb.core.data.benchmarks import KENTER_GROUPS, load_benchmarks
+from sentemb.core.data.corpus import TokenCorpus
+from sentemb.core.data.vocab import Vocabulary
+from sentemb.core.evaluation.sts import evaluate
+from sentemb.core.models.word_averaging import WordAveragingModel
+from sentemb.core.models.word_vectors import WordVectors
+from sentemb.core.runtime.device import resolve_device
+from sentemb.core.text import text_config
 from sentemb.siamese_cbow.encoder import AverageEncoder
-from sentemb.text import TextConfig
+
+# what these studies keep from params.yaml's model section unless told: the paper's batches and the authors' cut
+BASE = {"neg": 2, "negatives": "corpus", "batch_size": 100, "epochs": 1, "lr_floor": 1e-4, "sgd_lr_sum": None,
+        "sgd_decay_epochs": None, "max_length": None, "seed": 1, "device": "auto", "fit": "torch", "processes": 1}
 
 SETTINGS = [
     ("untrained", None),
@@ -32,7 +39,7 @@ SETTINGS = [
     ("sgd lr=10", dict(optimizer="sgd", lr=10.0)),
     ("adagrad lr=1e-3", dict(optimizer="adagrad", lr=1e-3)),
     ("adagrad lr=1e-2", dict(optimizer="adagrad", lr=1e-2)),
-    ("sparse_adam lr=1e-3", dict(optimizer="sparse_adam", lr=1e-3)),
+    ("adam (sparse) lr=1e-3", dict(optimizer="adam", lr=1e-3)),
     ("adadelta lr=1 (authors' code)", dict(optimizer="adadelta", lr=1.0)),
 ]
 
@@ -46,25 +53,26 @@ def main() -> None:
     args = ap.parse_args()
     vocab = Vocabulary.load(args.data / "vocab.tsv")
     corpus = TokenCorpus.load(args.data / "corpus")
-    text = TextConfig(**json.loads((args.data / "sentences" / "stats.json").read_text())["text"])
+    text = text_config(json.loads((args.data / "sentences" / "stats.json").read_text())["text"], "stats.json")
     bench = load_benchmarks(args.raw, KENTER_GROUPS)
     print(f"corpus: {corpus.n_sentences} sentences, vocabulary {len(vocab)}, dim {args.dim}", flush=True)
     for name, opts in SETTINGS:
         if args.only and not any(o in name for o in args.only):
             continue
         torch.manual_seed(1)
-        enc = AverageEncoder(len(vocab), args.dim)
+        enc = AverageEncoder(len(vocab), args.dim, init_std=0.01)
         w0 = enc.embedding.weight.detach().clone()
         t0 = time.perf_counter()
         log = Path("/tmp/optstudy.csv")
         first = last = float("nan")
         if opts is not None:
-            train_adjacent_sentences(enc, corpus, AdjacentSentenceConfig(log_every=100, **opts), log, progress=False)
+            cfg = AdjacentSentenceConfig.model_validate(BASE | {"log_every": 100} | opts)
+            train_adjacent_sentences(enc, corpus, cfg, "cosine", resolve_device(cfg.device), log, progress=False)
             rows = [ln.split(",") for ln in log.read_text().splitlines()[1:]]
             first, last = float(rows[0][3]), float(rows[-1][3])
         w = enc.embedding.weight.detach()
         change = float((w - w0).norm() / w0.norm())
-        model = WordAveragingModel(name, keyed_vectors(vocab.words, vocab.counts, w.numpy()), text)
+        model = WordAveragingModel(name, WordVectors(vocab, w.numpy()), text)
         r = evaluate(model, bench).datasets["pearson"].mean()
         print(f"{name:24s} loss {first:.4f} → {last:.4f}  |ΔW|/|W0| {change:8.4f}  STS12-15 r {r:6.2f}  "
               f"{time.perf_counter() - t0:6.1f} s", flush=True)

@@ -2,14 +2,14 @@
 
 AdaGrad in Duchi et al.'s form steps by lr·g / (√Σg² + δ). torch's Adagrad has δ = 1e-10, so its first step moves
 every coordinate that has a non-zero gradient by ±lr (0.05 for PARAGRAM), whatever the gradient's size; the trainer
-took it until ``sentemb.optim``. Wieting et al. 2015's code (``AGWords.m`` in jwieting/tacl2015:
-``We_orig - params.etaw*gradWords./(sqrt(Gw)+delta)``, ``delta = 1E-4``) has δ = 1e-4, under which a coordinate
-whose gradient is well below 1e-4 moves by about lr·g/δ instead; ``optimizer: adagrad_duchi`` is that rule.
+took it until the optimiser registry (``sentemb.core.optim``). Wieting et al. 2015's code (``AGWords.m`` in
+jwieting/tacl2015: ``We_orig - params.etaw*gradWords./(sqrt(Gw)+delta)``, ``delta = 1E-4``) has δ = 1e-4, under which a
+coordinate whose gradient is well below 1e-4 moves by about lr·g/δ instead; ``optimizer: adagrad_duchi`` is that rule.
 ``benchmarks/paraphrastic_vs_reference.py`` shows torch's rule and Lasagne's part after the first step.
 
 This runs the ``paraphrastic@paragram`` stage as it is (``python stages/paraphrastic.py paragram``: PPDB XL lexical
 pairs from our GloVe, params.yaml's settings, selection on SimLex-999) once per δ, with
-``sentemb.optim.DUCHI_DELTA`` set to that value and nothing else changed, and prints SimLex-999 and WordSim-353
+``sentemb.core.optim.DUCHI_DELTA`` set to that value and nothing else changed, and prints SimLex-999 and WordSim-353
 (Spearman ×100) at every checkpoint. Run it in a scratch clone of the pipeline that holds ``models/glove`` and
 ``data/pairs`` (``dvc repro glove pairs``): it overwrites that checkout's ``models/paragram`` and
 ``metrics/train/paragram.csv``.
@@ -34,8 +34,8 @@ from pathlib import Path
 
 RUN_STAGE = """
 import runpy, sys
-import sentemb.optim
-sentemb.optim.DUCHI_DELTA = float(sys.argv[1])
+import sentemb.core.optim
+sentemb.core.optim.DUCHI_DELTA = float(sys.argv[1])
 sys.argv = ["stages/paraphrastic.py", sys.argv[2]]
 sys.path.insert(0, "stages")
 runpy.run_path("stages/paraphrastic.py", run_name="__main__")

@@ -7,10 +7,12 @@ Usage (after `dvc repro pairs`):
 
 For each model of `params.yaml` `paraphrastic` it trains ``--steps`` mini-batches of the real training pairs (random
 N(0, 0.3²) 300-d word vectors, the model's own settings) once per revision, in a fresh process each, and prints the
-largest |Δ loss| and the first step where it passes 1e-5 and 1e-4. Two revisions that differ only in float rounding
-agree to the printed precision (1e-6) until the training amplifies a difference. One torch thread by default;
-``--threads 2`` with ``--other src`` compares a revision with itself on two threads (equal at every step since
-``sentemb.cpu.settle_sqrt``; before it, about one run in six parted from the first step).
+largest |Δ loss| and the first step where it passes 1e-5 and 1e-4. The other revision must share this checkout's
+package layout and the trainer's signature (the child process runs this script's code over its package). Two revisions
+that differ only in float rounding agree to the printed precision (1e-6) until the training amplifies a difference. One
+torch thread by default; ``--threads 2`` with ``--other src`` compares a revision with itself on two threads (equal at
+every step since ``sentemb.core.runtime.threads.settle_sqrt``; before it, about one run in six parted from the first
+step).
 """
 
 import argparse
@@ -46,7 +48,7 @@ def _train(model: str, steps: int, out: str) -> None:
     vectors = np.random.default_rng(0).standard_normal((len(index), 300)).astype(np.float32) * 0.3
     torch.manual_seed(p["seed"])
     encoder, config = build(p, vectors, evals_per_epoch=steps)
-    train_paraphrastic(encoder, pairs[: p["batch_size"] * steps], config, lambda e: {"none": 0.0}, "none",
+    train_paraphrastic(encoder, pairs[: p["batch_size"] * steps], config, lambda e: {config.select: 0.0},
                        log_path=out)
 
 

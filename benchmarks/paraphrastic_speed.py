@@ -31,9 +31,10 @@ import numpy as np
 import torch
 import yaml
 
-from sentemb.data.pairs import read_pairs
-from sentemb.paraphrastic.composition import ENCODER_ARGS, CompositionEncoder, build_composition
-from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
+from sentemb.core.data.pairs import PAIRS_HEADER, read_pairs
+from sentemb.paraphrastic.composition import CompositionEncoder, build_composition
+from sentemb.paraphrastic.config import ParaphrasticConfig
+from sentemb.paraphrastic.training import train_paraphrastic
 
 
 def _matmul_gflops(dim: int, rounds: int = 5) -> float:
@@ -60,15 +61,16 @@ def _flops_per_token(p: dict, dim: int) -> float:
     return 3 * 2 * macs * (2 if p.get("bidirectional") else 1)
 
 
-def train_speed(encoder: CompositionEncoder, pairs: list, config: ParaphraseConfig) -> float:
+def train_speed(encoder: CompositionEncoder, pairs: list, config: ParaphrasticConfig) -> float:
     """Train ``encoder`` on ``pairs`` with a selection that measures nothing: the training step's pairs/s."""
-    return train_paraphrastic(encoder, pairs, config, lambda e: {"none": 0.0}, "none")["pairs_per_second"]
+    return train_paraphrastic(encoder, pairs, config, lambda e: {config.select: 0.0})["pairs_per_second"]
 
 
 PRODUCT_OPS = ("aten::mm", "aten::addmm", "aten::addmm_", "aten::bmm", "aten::baddbmm")  # torch.profiler's names
 
 
-def profile_products(encoder: CompositionEncoder, pairs: list, config: ParaphraseConfig) -> tuple[float, float, float]:
+def profile_products(encoder: CompositionEncoder, pairs: list, config: ParaphrasticConfig
+                     ) -> tuple[float, float, float]:
     """Train ``encoder`` on ``pairs`` under ``torch.profiler`` (CPU activities): (pairs/s under the profiler,
     seconds of self time in the matrix-product operators ``PRODUCT_OPS``, seconds of self time in all operators)."""
     from torch.profiler import ProfilerActivity, profile
@@ -84,17 +86,15 @@ def read_id_pairs(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict
     """The training pairs as int64 token ids (words numbered in order of first occurrence), and that word index."""
     index: dict[str, int] = {}
     pairs = [tuple(np.array([index.setdefault(w, len(index)) for w in s.split()], dtype=np.int64) for s in (a, b))
-             for _, a, b in read_pairs(path, ("source", "sentence1", "sentence2"))]
+             for _, a, b in read_pairs(path, PAIRS_HEADER)]
     return pairs, index
 
 
-def build(p: dict, vectors: np.ndarray, **config: object) -> tuple[CompositionEncoder, ParaphraseConfig]:
+def build(p: dict, vectors: np.ndarray, **config: object) -> tuple[CompositionEncoder, ParaphrasticConfig]:
     """A model of ``params.yaml`` ``paraphrastic`` (its dict ``p``) over ``vectors``, with its own settings: the
     encoder and the training configuration for one epoch on the CPU (``config`` overrides more settings)."""
-    encoder = build_composition(p["encoder"], vectors, dropout=p["dropout"], word_dropout=p["word_dropout"],
-                                sparse=p["sparse_embeddings"], **{k: p[k] for k in ENCODER_ARGS[p["encoder"]]})
-    settings = {k: v for k, v in p.items() if k in ParaphraseConfig.__dataclass_fields__}
-    return encoder, ParaphraseConfig(**settings | {"epochs": 1, "device": "cpu"} | config)
+    settings = ParaphrasticConfig.model_validate(p | {"epochs": 1, "device": "cpu"} | config)
+    return build_composition(settings, vectors, sparse=settings.sparse_embeddings), settings
 
 
 def main() -> None:

@@ -16,8 +16,8 @@ class, AVG under PARAGRAM's AdaGrad, and our para-proj, para-dan and para-lstm s
   them, ‖θ_ours − θ_theirs‖ / ‖θ_theirs − θ_initial‖, for the word embeddings and the composition parameters.
 
 Ours runs the trainer as configured (each regulariser weighted by λ/2 and Lasagne's Adam or AdaGrad,
-:mod:`sentemb.optim`, as the authors' code), and as it was before: torch's Adam or Adagrad (patched in for that run)
-and each regulariser weighted by λ as the papers write it.
+:mod:`sentemb.core.optim.lasagne`, as the authors' code), and as it was before: torch's Adam or Adagrad (patched in for
+that run) and each regulariser weighted by λ as the papers write it.
 
 The reference side runs the authors' classes (their graph, their negative selection ``get_pairs`` /
 ``ppdb_utils.getpairs``, their ``train_function`` with Lasagne's Adam or AdaGrad) step by step, in a separate
@@ -65,6 +65,26 @@ import numpy as np
 GATES = ("ingate", "forgetgate", "cell", "outgate")
 # the authors' model name → ours (acl2017: models.py's params.model; iclr2016: ppdb_MODEL_model.py)
 MODELS = {"wordaverage": "avg", "lstmavg": "lstmavg", "gran": "gran", "proj": "proj", "dan": "dan", "lstm": "lstm"}
+OPTIMIZERS = {"adam": "adam", "adagrad": "adagrad_lasagne"}  # Lasagne's rule → its name in our registry
+# the authors' encoders as our compositions: one layer, the output gate, one direction, GRAN-1, no dropout
+ARGUMENTS = {"layers": 1, "output_gate": True, "bidirectional": False, "combine": "sum", "variant": 1}
+
+
+def composition(model: str):
+    from sentemb.paraphrastic.config import ENCODER_ARGUMENTS, Composition
+
+    encoder = MODELS[model]
+    return Composition(encoder=encoder, dropout=0.0, word_dropout=0.0,
+                       **{k: ARGUMENTS[k] for k in ENCODER_ARGUMENTS[encoder]})
+
+
+def text_config():
+    """The pipeline's tokenisation (params.yaml ``text``)."""
+    import yaml
+
+    from sentemb.core.text import TextConfig
+
+    return TextConfig.model_validate(yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))["text"])
 # case → (the authors' code, their model, margin, λw, λc, optimiser, learning rate): our params.yaml's para-avg,
 # para-lstmavg, para-gran (Wieting & Gimpel 2017, acl2017), para-proj, para-dan, para-lstm (Wieting et al. 2016,
 # iclr2016; MAX negatives for para-lstm's MIX), and PARAGRAM's optimiser and λw (AdaGrad 0.05, margin 1; MAX negatives
@@ -152,13 +172,14 @@ def reference_side(inputs: str, output: str, reference: str) -> None:
 
 def load_pairs(root: Path, count: int) -> list[tuple[list[str], list[str]]]:
     """The first ``count`` TurkCorpus pairs whose two sentences are both new and non-empty, tokenised."""
-    from sentemb.data.pairs import read_turkcorpus
-    from sentemb.text import tokenize
+    from sentemb.core.data.pairs import read_turkcorpus
+    from sentemb.core.text import tokenize
 
+    text = text_config()
     seen: set[tuple[str, ...]] = set()
     out = []
     for a, b in read_turkcorpus(root):
-        ta, tb = tuple(tokenize(a)), tuple(tokenize(b))
+        ta, tb = tuple(tokenize(a, text)), tuple(tokenize(b, text))
         if not ta or not tb or ta in seen or tb in seen or ta == tb:
             continue
         seen.update((ta, tb))
@@ -249,7 +270,7 @@ def our_gradient(model: str, vectors: np.ndarray, init: dict[str, np.ndarray], b
     from sentemb.paraphrastic.composition import PaddedBatch, build_composition
     from sentemb.paraphrastic.training import margin_loss, negative_indices
 
-    encoder = build_composition(MODELS[model], vectors, sparse=False)
+    encoder = build_composition(composition(model), vectors, sparse=False)
     ours_from_reference(encoder, init)
     encoder.train()
     s1, s2 = [p[0] for p in batch], [p[1] for p in batch]
@@ -260,36 +281,39 @@ def our_gradient(model: str, vectors: np.ndarray, init: dict[str, np.ndarray], b
     return {"W": encoder.embedding.weight.grad.numpy()} | reference_from_ours(encoder, grad=True)
 
 
-def torch_optimizer(name: str, params, lr: float):
-    """The trainer's optimisers before it took Lasagne's (sentemb.optim): torch's Adam, whose ε comes after the bias
-    correction, and torch's Adagrad, lr·g/(√Σg² + 1e-10). For the "before" rows only."""
+def torch_optimizers(name: str, dense, sparse, lr: float):
+    """The trainer's optimisers before it took Lasagne's (sentemb.core.optim.lasagne): torch's Adam, whose ε comes
+    after the bias correction, and torch's Adagrad, lr·g/(√Σg² + 1e-10). For the "before" rows only."""
     import torch
 
-    return torch.optim.Adam(params, lr=lr) if name == "adam" else torch.optim.Adagrad(params, lr=lr)
+    params = [*sparse, *dense]
+    return [torch.optim.Adam(params, lr=lr) if name == "adam" else torch.optim.Adagrad(params, lr=lr)]
 
 
 def run_ours(model: str, vectors: np.ndarray, pairs_ids, init, margin: float, lambda_w: float, lambda_c: float,
-             optimizer: str, lr: float, batch_size: int, seed: int, log_path: Path, torch_optimizers: bool = False):
+             optimizer: str, lr: float, batch_size: int, seed: int, log_path: Path, before: bool = False):
     import csv
     from unittest import mock
 
     import torch
 
     from sentemb.paraphrastic.composition import build_composition
-    from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
+    from sentemb.paraphrastic.config import ParaphrasticConfig
+    from sentemb.paraphrastic.training import train_paraphrastic
 
     torch.set_num_threads(1)
-    encoder = build_composition(MODELS[model], vectors, sparse=False)
+    encoder = build_composition(composition(model), vectors, sparse=False)
     ours_from_reference(encoder, init)
     batches = -(-len(pairs_ids) // batch_size)
-    config = ParaphraseConfig(margin=margin, negatives="max", batch_size=batch_size, epochs=1, optimizer=optimizer,
-                              lr=lr, lambda_w=lambda_w, lambda_c=lambda_c, scramble=0.0, sparse_embeddings=False,
-                              evals_per_epoch=batches, seed=seed, device="cpu")
+    config = ParaphrasticConfig(
+        **composition(model).model_dump(), vectors="none", pairs="sentences", select="STS16", scramble=0.0,
+        margin=margin, negatives="max", batch_size=batch_size, epochs=1, optimizer=OPTIMIZERS[optimizer], lr=lr,
+        lambda_w=lambda_w, lambda_c=lambda_c, grad_clip=None, sparse_embeddings=False, evals_per_epoch=batches,
+        seed=seed, device="cpu", processes=1, products="float32")
     counter = itertools.count()  # rising, so that the last checkpoint is the one kept
-    patch = mock.patch("sentemb.paraphrastic.training.build_optimizer", torch_optimizer)
-    with patch if torch_optimizers else contextlib.nullcontext():
-        train_paraphrastic(encoder, pairs_ids, config, lambda enc: {"order": float(next(counter))}, "order",
-                           log_path)
+    patch = mock.patch("sentemb.paraphrastic.training.build_optimizers", torch_optimizers)
+    with patch if before else contextlib.nullcontext():
+        train_paraphrastic(encoder, pairs_ids, config, lambda enc: {"STS16": float(next(counter))}, log_path)
     with open(log_path, newline="") as fh:
         losses = [float(r["loss"]) for r in csv.DictReader(fh)]
     return np.array(losses), encoder.embedding.weight.detach().numpy().copy(), reference_from_ours(encoder)
@@ -374,13 +398,14 @@ def main() -> None:
             ref = run_reference(args, Path(tmp), case, vectors, flat, order, starts, init,
                                 settings | {"learner": optimizer, "lr": lr})
             # ours as configured (λ/2 and Lasagne's optimisers, as the authors' code), and as it was before
-            # sentemb.optim: torch's optimisers, each regulariser weighted by λ as the papers write it (2λ given to
-            # the trainer, which halves it)
+            # sentemb.core.optim.lasagne: torch's optimisers, each regulariser weighted by λ as the papers write it
+            # (2λ given to the trainer, which halves it)
             name = {"adam": "Adam", "adagrad": "AdaGrad"}[optimizer]
             variants = [("as configured", 1.0, False), (f"with torch's {name}", 1.0, True)]
             if lambda_w or lambda_c:
                 variants += [("with λ as the papers write it", 2.0, False),
-                             (f"with torch's {name} and λ as written: the trainer before sentemb.optim", 2.0, True)]
+                             (f"with torch's {name} and λ as written: the trainer before Lasagne's optimisers", 2.0,
+                              True)]
             print(f"  {len(starts)} steps of {name}:")
             costs = []
             for label, scale, torchs in variants:

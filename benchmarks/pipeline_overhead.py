@@ -5,11 +5,12 @@ Usage:
     python benchmarks/pipeline_overhead.py OUT [--against REV] [--shared ../shared/data]
 
 For this checkout, and first for revision REV of it when ``--against`` is given (``git archive REV``, unpacked in
-``OUT/REV``), it makes a fresh git + DVC project in ``OUT/NAME`` exactly as the end-to-end test does (its
-``_project``: the tree's dvc.yaml files, stages, src, reference and profiles, params.yaml reading the shared mirror)
-and runs the README's quick look in it, ``dvc exp run $(sentemb profile quick)``, timing each line DVC prints. Each
-stage's time is from its ``Running stage`` line to the next stage's (DVC's bookkeeping around the stage included, as
-the full-run figures in README); the stage commands import ``sentemb`` from the tree's own ``src`` (PYTHONPATH). It
+``OUT/REV``), it makes a fresh git + DVC project in ``OUT/NAME`` exactly as the end-to-end tests do (conftest's
+``make_project``: the tree's dvc.yaml files, stages, src, reference and profiles, params.yaml reading the shared mirror)
+and runs the quick profile in it, ``dvc exp run $(python profiles/profile.py quick)`` (in a tree older than that
+script, ``sentemb profile quick``), timing each line DVC prints. Each stage's time is from its ``Running stage`` line
+to the next stage's (DVC's bookkeeping around the stage included); the stage commands import ``sentemb`` from the
+tree's own ``src`` (PYTHONPATH). It
 prints the seconds per stage family for each tree side by side, and the total. The runs go one after the other:
 run it on an idle machine, and compare figures of one invocation only (this machine's speed drifts from day to day).
 """
@@ -27,20 +28,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from test_pipeline import GIT_IDENTITY, _project  # noqa: E402  (the end-to-end test's fresh project)
+from conftest import GIT_IDENTITY, make_project  # noqa: E402  (the end-to-end tests' fresh project)
 
 
 def run_quick_profile(tree: Path, work: Path, shared: Path) -> tuple[float, Counter]:
     """Seconds of the whole ``dvc exp run`` and seconds per stage family (``nws@glove`` → ``nws``)."""
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    proj = _project(work, shared, quick=False, root=tree)
+    proj = make_project(work, shared, quick=False, root=tree)
     env = os.environ | GIT_IDENTITY | {"PYTHONPATH": str(tree / "src"), "PYTHONUNBUFFERED": "1"}
     subprocess.run(["git", "add", "-A"], cwd=proj, check=True)
     subprocess.run(["git", "commit", "-qm", "a fresh project"], cwd=proj, check=True, env=env)
     py = shlex.quote(sys.executable)
     start = time.monotonic()
-    proc = subprocess.Popen(["bash", "-c", f"{py} -m dvc exp run $({py} -m sentemb.cli profile quick)"], cwd=proj,
+    script = tree / "profiles/profile.py"
+    profile = "profiles/profile.py quick" if script.is_file() else "-m sentemb.cli profile quick"
+    proc = subprocess.Popen(["bash", "-c", f"{py} -m dvc exp run $({py} {profile})"], cwd=proj,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     marks = []  # (seconds since start, stage address) of every "Running stage" line
     for line in proc.stdout:

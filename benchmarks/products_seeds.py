@@ -1,5 +1,5 @@
 """Seed study of the recurrent encoders' `products` setting: float32 (the papers' arithmetic, the default) against
-bfloat16 (the opt-in of README "Speed"), over several training seeds.
+bfloat16 (the opt-in of docs/speed.md), over several training seeds.
 
 Usage (after `dvc repro`, which trains each model once with the params' seed in float32):
     python benchmarks/products_seeds.py OUT [--models para-lstmavg para-gran] [--seeds 1 2 3]
@@ -21,13 +21,12 @@ MODEL``, in ``OUT/PRODUCTS-seed-S``, a directory whose ``data`` and ``stages`` l
 with ``paraphrastic.MODEL.seed`` and ``.products`` replaced; the run's own model goes to that directory's
 ``models/MODEL``, never the checkout's. A run whose metrics are already there is not run again (the study resumes).
 The checkout's own metrics stand for the run of its params (the params' seed in float32): every stage writes the
-same bytes for the same params on one machine. About 4-7 min a run on 2 cores (LSTMAVG and GRAN, November 26).
+same bytes for the same params on one machine. About 4-7 min a run on 2 cores (LSTMAVG and GRAN).
 Writes every run's per-set Pearson r to ``OUT/products_seeds.tsv``.
 """
 
 import argparse
 import itertools
-import json
 import statistics
 import subprocess
 import sys
@@ -38,11 +37,11 @@ import numpy as np
 import yaml
 from scipy.stats import ttest_ind, wilcoxon
 
-from sentemb.evaluation.report import read_datasets_csv
+from sentemb.reporting.workspace import Workspace
 
 MODELS = ["para-lstm", "para-lstmavg", "para-gran"]
 PRODUCTS = ["float32", "bfloat16"]
-MEAN = "GRAN-22"  # the 21-set mean of metrics/MODEL.json
+MEAN = "GRAN-22"  # the 21-set mean of metrics/models/MODEL.json
 
 
 def _scratch(repo: Path, out: Path, products: str, seed: int, model: str) -> Path:
@@ -64,7 +63,7 @@ def _scratch(repo: Path, out: Path, products: str, seed: int, model: str) -> Pat
 
 def _run(work: Path, model: str) -> None:
     """Train and evaluate ``model`` in ``work`` with the stages' own commands, unless its metrics are there."""
-    if (work / "metrics" / f"{model}.datasets.csv").is_file():
+    if (work / "metrics" / "models" / f"{model}.datasets.csv").is_file():
         return
     t = time.perf_counter()
     for script in ("stages/paraphrastic.py", "stages/evaluate.py"):
@@ -76,8 +75,8 @@ def _run(work: Path, model: str) -> None:
 
 def _read(root: Path, model: str) -> tuple[float, np.ndarray, list[str]]:
     """The 21-set mean, the per-set Pearson r ×100 and the sets' names of one run."""
-    mean = json.loads((root / "metrics" / f"{model}.json").read_text(encoding="utf-8"))[MEAN]["pearson"]
-    sets = read_datasets_csv(root / "metrics" / f"{model}.datasets.csv")
+    ws = Workspace(root)
+    mean, sets = ws.metrics(model)[MEAN]["pearson"], ws.datasets(model)
     return mean, sets["pearson"].to_numpy(), list(sets["set"])
 
 
@@ -101,9 +100,9 @@ def main() -> None:
     names: list[str] = []
     for model in args.models:
         own = (params[model]["products"], params[model]["seed"])
-        if not (repo / "metrics" / f"{model}.datasets.csv").is_file():
-            sys.exit(f"{repo / 'metrics' / model}.datasets.csv: missing "
-                     f"(dvc repro pipelines/evaluation-paraphrastic/dvc.yaml:evaluate-paraphrastic@{model})")
+        if not (repo / "metrics" / "models" / f"{model}.datasets.csv").is_file():
+            sys.exit(f"{repo / 'metrics' / 'models' / model}.datasets.csv: missing "
+                     f"(dvc repro evaluate-paraphrastic@{model})")
         for products, seed in itertools.product(PRODUCTS, args.seeds):
             root = repo
             if (products, seed) != own:

@@ -29,18 +29,18 @@ import argparse
 import json
 import os
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import torch
 import yaml
 
-from sentemb.adjacent import AdjacentSentenceConfig
-from sentemb.data.corpus import TokenCorpus
-from sentemb.data.vocab import Vocabulary
+from sentemb.core.data.corpus import TokenCorpus
+from sentemb.core.data.vocab import Vocabulary
+from sentemb.siamese_cbow.config import SiameseCBOWConfig
 from sentemb.siamese_cbow.fused import FusedSGD
 from sentemb.siamese_cbow.train import train_siamese_cbow
+from sentemb.wordvectors.config import Word2VecConfig
 from sentemb.wordvectors.word2vec import train_word2vec
 
 
@@ -58,15 +58,13 @@ def main() -> None:
     params = yaml.safe_load(args.params.read_text())
     vocab = Vocabulary.load(args.data / "vocab.tsv")
     stats = json.loads((args.data / "sentences/stats.json").read_text())
-    w2v = params["pretrain"]["word2vec-cbow"]
+    w2v = Word2VecConfig.model_validate(params["pretrain"]["word2vec-cbow"] | {"epochs": 1})
     print(f"machine: {os.cpu_count()} cores, torch {torch.__version__}, {torch.get_num_threads()} torch threads")
     g = None
     if not args.skip_gensim:
         t = time.perf_counter()
-        _, g = train_word2vec(args.data / "sentences/sentences.txt", vocab, stats["tokens"], sg=0,
-                              vector_size=w2v["vector_size"], window=w2v["window"], sample=w2v["sample"],
-                              negative=w2v["negative"], epochs=1, workers=w2v["workers"], seed=w2v["seed"])
-        print(f"gensim word2vec CBOW ({w2v['workers']} workers, 1 epoch, {stats['tokens']:,} tokens): "
+        _, g = train_word2vec(args.data / "sentences/sentences.txt", vocab, stats["tokens"], w2v)
+        print(f"gensim word2vec CBOW ({w2v.workers} workers, 1 epoch, {stats['tokens']:,} tokens): "
               f"{g['raw_words_per_second']:,} raw words/s, {g['effective_words_per_second']:,} effective words/s "
               f"({time.perf_counter() - t:.0f} s)")
     corpus = TokenCorpus.load(args.data / "corpus")
@@ -74,23 +72,20 @@ def main() -> None:
         n = min(args.sentences, corpus.n_sentences)
         corpus = TokenCorpus(np.asarray(corpus.token_ids[: int(corpus.offsets[n])]),
                              np.asarray(corpus.offsets[: n + 1]), np.asarray(corpus.document_ids[:n]))
-    m = params["model"]
-    config = AdjacentSentenceConfig(neg=m["neg"], batch_size=m["batch_size"], epochs=args.epochs, optimizer="sgd",
-                                    lr=m["lr"], lr_floor=m["lr_floor"], sgd_lr_sum=m["sgd_lr_sum"],
-                                    sgd_decay_epochs=m["sgd_decay_epochs"], max_length=m["max_length"],
-                                    seed=m["seed"], device=args.device, log_every=m["log_every"])
+    config = SiameseCBOWConfig.model_validate(params["model"] | {"epochs": args.epochs, "optimizer": "sgd",
+                                                                 "device": args.device})
     if args.device != "cpu":
         print(f"device: {torch.cuda.get_device_name()}" if torch.cuda.is_available() else "device: no CUDA")
     # compile the CPU's fused step first (numba caches it on disk; a stage run pays this once, a few seconds)
     if args.device == "cpu":
-        FusedSGD(np.zeros((6, m["dim"]), dtype=np.float32))(np.arange(6, dtype=corpus.token_ids.dtype),
+        FusedSGD(np.zeros((6, config.dim), dtype=np.float32))(np.arange(6, dtype=corpus.token_ids.dtype),
                                                             np.arange(6, dtype=np.int64), np.ones(6, dtype=np.int64),
                                                             2, 0.0)
     results = {}
     runs = [("fused", negatives) for negatives in args.negatives] + ([] if args.skip_torch else [("torch", "corpus")])
     for fit, negatives in runs:
-        _, s = train_siamese_cbow(corpus, len(vocab), replace(config, negatives=negatives), dim=m["dim"],
-                                  init_std=m["init_std"], fit=fit, progress=False)
+        _, s = train_siamese_cbow(corpus, len(vocab), config.model_copy(update={"negatives": negatives, "fit": fit}),
+                                  progress=False)
         results[f"{fit}, {negatives} negatives"] = s
         graph = f", CUDA graph {s['cuda_graph']}" if "cuda_graph" in s else ""
         print(f"Siamese CBOW, fit {fit}, {negatives} negatives, {s['device']}{graph} ({corpus.n_sentences:,} "

@@ -80,15 +80,19 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=Path(os.environ.get("SENTEMB_SHARED_DATA", "../shared/data")))
     args = ap.parse_args()
 
-    from sentemb.data.pairs import read_turkcorpus
+    import yaml
+
+    from sentemb.core.data.pairs import read_turkcorpus
+    from sentemb.core.text import TextConfig, tokenize
     from sentemb.siamese_cbow.fused import FusedSGD
-    from sentemb.text import tokenize
+
+    text = TextConfig.model_validate(yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))["text"])
 
     seen: set[tuple[str, ...]] = set()
     sentences: list[tuple[str, ...]] = []
     for pair in read_turkcorpus(args.data):
         for s in pair:
-            tokens = tuple(tokenize(s))[: args.max_length]
+            tokens = tuple(tokenize(s, text))[: args.max_length]
             if tokens and tokens not in seen:
                 seen.add(tokens)
                 sentences.append(tokens)

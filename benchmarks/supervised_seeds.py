@@ -3,9 +3,9 @@
 Usage (after `dvc repro`, which trains the transfer models and runs seed 1 of every `supervise@…` stage):
     python benchmarks/supervised_seeds.py OUT [--seeds 2 3 4] [--configs avg-random avg-universal …]
 
-Williams' test in `reports/wieting2017_supervised.md` compares two trained models on the same test pairs: it holds
+Williams' test in `reports/wieting2017.md` compares two trained models on the same test pairs: it holds
 the models fixed, so it cannot see how much another training run would move them, and the recurrent models' test r
-moves 2-3 points from run to run (README, "Four full runs, side by side"). This study reruns the supervised
+moves 2-3 points from run to run (docs/reproduction.md). This study reruns the supervised
 stages with other values of ``supervised.training.seed`` (the composition's initialisation for ``random``, dropout,
 scrambling and the order of the mini-batches; the transfer models and the data splits stay as they are) and tests
 each claim of the report over the runs.
@@ -33,7 +33,7 @@ from pathlib import Path
 import yaml
 from scipy.stats import ttest_ind
 
-from sentemb.evaluation.report import claim_verdict
+from sentemb.reporting.claims import claim_verdict
 
 CONFIGS = ["avg-random", "avg-universal", "lstmavg-random", "lstmavg-universal", "gran-random", "gran-universal"]
 CLAIMS = [  # the report's claims: (A, B, dataset), A beats B in the paper
@@ -71,7 +71,7 @@ def main() -> None:
     for config in args.configs:
         path = repo / "metrics" / "supervised" / f"{config}.json"
         if not path.is_file():
-            sys.exit(f"{path}: missing (dvc repro pipelines/supervised/dvc.yaml:supervise@{config} first)")
+            sys.exit(f"{path}: missing (dvc repro supervise@{config} first)")
         results[config, base] = json.loads(path.read_text(encoding="utf-8"))
     for seed in args.seeds:
         work = _scratch(repo, out, seed)

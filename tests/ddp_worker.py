@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import torch
 
-from sentemb.device import init_distributed, is_main_process, world
+from sentemb.core.runtime.distributed import init_distributed, is_main_process, world
 
 
 def main(kind: str, out: str) -> None:

@@ -3,10 +3,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sentemb.data.corpus import TokenCorpus, build_token_corpus, read_sentence_file
-from sentemb.data.documents import detect_format, iter_documents, read_gutenberg, read_wikiextractor
-from sentemb.data.encoding import encode_sentence_file
-from sentemb.errors import SentembError
+from sentemb.core.data.corpus import TokenCorpus, build_token_corpus, read_sentence_file
+from sentemb.core.data.documents import detect_format, iter_documents, read_gutenberg, read_wikiextractor
+from sentemb.core.data.encoding import encode_sentence_file
+from sentemb.core.errors import SentembError
 
 
 def test_gutenberg_reader_strips_licence_and_rejoins_lines(gutenberg_book):
@@ -104,7 +104,7 @@ def test_empty_corpus_is_a_clear_error(tmp_path):
 def test_the_current_gutenberg_end_marker_is_cut(gutenberg_book):
     """Books released since 2021 end with "*** END OF THE PROJECT GUTENBERG EBOOK TITLE ***", which gutenbergpy's
     marker list misses: the licence after it must not become sentences."""
-    from sentemb.data.documents import read_gutenberg
+    from sentemb.core.data.documents import read_gutenberg
 
     header = ("The Project Gutenberg eBook of A Tale\n\nTitle: A Tale\n\n"
               "*** START OF THE PROJECT GUTENBERG EBOOK A TALE ***\n\n")
@@ -116,7 +116,7 @@ def test_the_current_gutenberg_end_marker_is_cut(gutenberg_book):
     assert doc.paragraphs == ["It was a dark night.", "The end."] and doc.title == "A Tale"
     from gutenbergpy.textget import strip_headers
 
-    from sentemb.data.documents import paragraphs_from_wrapped
+    from sentemb.core.data.documents import paragraphs_from_wrapped
 
     name, text = gutenberg_book  # a book of the default shards reads exactly as gutenbergpy alone strips it
     assert read_gutenberg(text, name).paragraphs == paragraphs_from_wrapped(

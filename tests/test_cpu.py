@@ -1,4 +1,4 @@
-"""sentemb.cpu: the prefetch intrinsic and numba_threads (settle_sqrt is tested in test_training.py)."""
+"""sentemb.core.runtime: the prefetch intrinsic and numba_threads (settle_sqrt is tested in test_training.py)."""
 
 import numba
 import numpy as np
@@ -6,7 +6,8 @@ import pytest
 import torch
 from numba.core.errors import TypingError
 
-from sentemb.cpu import numba_threads, prefetch, prefetch_row
+from sentemb.core.runtime.prefetch import prefetch, prefetch_row
+from sentemb.core.runtime.threads import numba_threads
 
 
 @numba.njit

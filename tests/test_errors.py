@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import yaml
 
-from sentemb.data.benchmarks import read_pit2015, read_sick, read_sts_pairs, read_stsb
-from sentemb.errors import SentembError
+from sentemb.core.data.benchmarks import read_pit2015, read_sick, read_sts_pairs, read_stsb
+from sentemb.core.errors import SentembError
 
 ROOT = Path(__file__).resolve().parents[1]
 SICK_HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
@@ -65,7 +65,7 @@ def test_benchmark_readers_refuse_bad_files_naming_file_and_line(tmp_path, case)
 
 def test_every_real_gold_score_is_inside_its_scale(shared, tmp_path):
     """The range checks pass on all the official files (they would refuse a corrupt copy, not the real data)."""
-    from sentemb.data.benchmarks import BENCHMARKS, load_benchmarks
+    from sentemb.core.data.benchmarks import BENCHMARKS, load_benchmarks
 
     sets = load_benchmarks(_raw_layout(shared, tmp_path), BENCHMARKS)
     assert sum(len(s) for s in sets) == 21_322
@@ -87,26 +87,27 @@ def _cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def toy_model(tmp_path_factory) -> Path:
-    from sentemb.data.vocab import Vocabulary
-    from sentemb.models import keyed_vectors, save_word_averaging_model
-    from sentemb.text import TextConfig
+    from helpers import TEXT
+
+    from sentemb.core.data.vocab import Vocabulary
+    from sentemb.core.models.word_averaging import save_word_averaging_model
+    from sentemb.core.models.word_vectors import WordVectors
 
     d = tmp_path_factory.mktemp("model") / "toy"
-    vocab = Vocabulary(["a", "man"], [2, 1])
-    save_word_averaging_model(d, "toy", keyed_vectors(vocab.words, vocab.counts, np.eye(2, dtype=np.float32)),
-                              TextConfig())
+    save_word_averaging_model(d, "toy", WordVectors(Vocabulary(["a", "man"], [2, 1]), np.eye(2, dtype=np.float32)),
+                              TEXT, info={})
     return d
 
 
 CLI = {
-    "encode -i with invalid UTF-8": (lambda m, t: ["encode", str(m), "-i", str(_bad(t)), "-o", str(t / "o.npy")],
-                                     "bad.txt:2: not valid UTF-8"),
+    "embed a file with invalid UTF-8": (lambda m, t: ["embed", str(m), str(_bad(t)), "-o", str(t / "o.npy")],
+                                        "bad.txt:2: not valid UTF-8"),
     "embed from stdin with invalid UTF-8": (lambda m, t: ["embed", str(m), "-", "-o", str(t / "o.npy")],
                                             "<stdin>:1: not valid UTF-8"),
     "evaluate --benchmark STS99": (lambda m, t: ["evaluate", str(m), "--benchmark", "STS99"],
                                    "--benchmark: unknown benchmark 'STS99'"),
     "similarity with a missing model": (lambda m, t: ["similarity", str(t / "none"), "a", "b"],
-                                        "missing model config"),
+                                        "none: missing model directory"),
 }
 
 
@@ -137,11 +138,12 @@ PARAMS = {
     "supervised.training.seed -1": ("supervised.training", "seed", -1, "stages/supervise.py", ["gran", "random"],
                                     "supervised.training.seed: Input should be greater than or equal to 0"),
     "split.corpus inside models/": ("split", "corpus", "models/mybooks", "stages/split.py", [],
-                                    "split.corpus: Value error, models/mybooks is inside models/"),
+                                    "params.yaml: split.corpus: models/mybooks is inside models/"),
     "split.corpus inside data/": ("split", "corpus", "data/mine", "stages/split.py", [],
-                                  "split.corpus: Value error, data/mine is inside data/"),
+                                  "params.yaml: split.corpus: data/mine is inside data/"),
     "split.corpus missing": ("split", "corpus", "no-such-folder", "stages/split.py", [],
-                             "no-such-folder: missing corpus folder (params split.corpus names a folder"),
+                             "no-such-folder: missing corpus folder (the download stage's data/raw/corpus, or a "
+                             "folder of"),
     "evaluate.benchmarks STS99": ("evaluate", "benchmarks", ["STS99"], "stages/benchmark_tokens.py", [],
                                   "evaluate.benchmarks.0: Input should be 'STS12'"),
 }
@@ -171,7 +173,7 @@ def test_stage_params_errors_are_one_line_naming_the_key(tmp_path, case):
 def test_timings_leave_the_hashed_statistics(tmp_path, monkeypatch):
     """Clock readings at any depth go to logs/timings/NAME.json; what is left is what a rerun reproduces."""
     sys.path.insert(0, str(ROOT / "stages"))
-    from _common import is_timing, without_timings
+    from _common import without_timings
 
     monkeypatch.chdir(tmp_path)
     stats = {"tuples": 10, "wall_seconds": 1.5, "corpus_words_per_second": 9, "cells_per_cpu_second": 3,
@@ -181,4 +183,3 @@ def test_timings_leave_the_hashed_statistics(tmp_path, monkeypatch):
     assert timings == {"wall_seconds": 1.5, "corpus_words_per_second": 9, "cells_per_cpu_second": 3, "seconds": 2.0,
                        "selected.seconds": 0.5}
     assert json.loads((tmp_path / "logs/timings/supervised/toy.json").read_text()) == timings
-    assert not is_timing("lr_sum") and not is_timing("sentences") and is_timing("pairs_per_second")

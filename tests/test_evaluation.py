@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sentemb.data.benchmarks import load_benchmarks, read_sick, read_sts_pairs, read_stsb
-from sentemb.errors import SentembError
-from sentemb.evaluation.sts import Evaluation, aggregate, correlations, cosine_scores, evaluate
+from sentemb.core.data.benchmarks import load_benchmarks, read_sick, read_sts_pairs, read_stsb
+from sentemb.core.errors import SentembError
+from sentemb.core.evaluation.sts import Evaluation, aggregate, correlations, cosine_scores, evaluate
 
 # scored pairs per dataset, as published by the organisers (and in the data PROVENANCE)
 PUBLISHED = {
@@ -149,7 +149,7 @@ def test_evaluate_scores_each_pair_by_cosine(tmp_path):
 def test_wilcoxon_between_models_per_dataset():
     import pandas as pd
 
-    from sentemb.evaluation.significance import wilcoxon_table
+    from sentemb.reporting.significance import wilcoxon_table
 
     rng = np.random.default_rng(1)
     base = pd.DataFrame({"group": "STS12", "dataset": ["x"] * 30 + ["y"] * 30, "pair": list(range(30)) * 2,
@@ -165,8 +165,8 @@ def test_wilcoxon_between_models_per_dataset():
 def test_fisher_interval_and_the_nws_significance_mark():
     import pandas as pd
 
-    from sentemb.data.benchmarks import NWS_SETS
-    from sentemb.evaluation.report import fisher_interval, nws_table1
+    from sentemb.core.data.benchmarks import NWS_SETS
+    from sentemb.reporting.tables import fisher_interval, nws_table1
 
     low, high = fisher_interval(np.array([0.5]), np.array([103]))
     # atanh(0.5) = 0.5493; ± 1.95996 / 10 → tanh(0.3533), tanh(0.7453)
@@ -182,7 +182,7 @@ def test_fisher_interval_and_the_nws_significance_mark():
 
 
 def test_williams_test_matches_the_published_example_and_holds_its_level():
-    from sentemb.evaluation.significance import williams_scores, williams_test
+    from sentemb.reporting.significance import williams_scores, williams_test
 
     # Steiger 1980 case A as in R's psych::r.test(n = 103, r12 = .4, r13 = .5, r23 = .1): t = -0.89, p = 0.37 two-sided
     t, p = williams_test(0.4, 0.5, 0.1, 103)
@@ -205,8 +205,15 @@ def test_williams_test_matches_the_published_example_and_holds_its_level():
 def test_word_similarity_of_its_rows_alone_is_that_of_the_whole_vocabulary():
     """SimLex-999 and WordSim-353 through gensim score the ~1,500 rows they can look up as they score every row,
     case forms included (gensim takes a word's first form)."""
-    from sentemb.evaluation.word_similarity import word_similarity, word_similarity_rows, word_similarity_words
-    from sentemb.models import keyed_vectors
+    from gensim.test.utils import datapath
+
+    from sentemb.core.evaluation.word_similarity import (
+        WORD_SIMILARITY,
+        word_similarity,
+        word_similarity_rows,
+        word_similarity_words,
+    )
+    from sentemb.core.models.word_vectors import WordVectors
 
     rng = np.random.default_rng(0)
     known = sorted(word_similarity_words())
@@ -215,6 +222,11 @@ def test_word_similarity_of_its_rows_alone_is_that_of_the_whole_vocabulary():
     counts = np.arange(len(words))[::-1]
     rows = word_similarity_rows(words)
     assert len(rows) == len(known) + 2 and np.all(np.diff(rows) > 0) and words.index("Tiger") in rows
-    whole = word_similarity(keyed_vectors(words, counts, vectors))
-    part = word_similarity(keyed_vectors([words[i] for i in rows], counts[rows], vectors[rows]))
-    assert part == whole and whole["SimLex-999"]["oov_percent"] == 0
+    every = WordVectors.from_arrays(words, counts, vectors)
+    scores = word_similarity(every)  # over the rows alone
+    kv = every.keyed_vectors()  # gensim over the whole vocabulary
+    for name, file in WORD_SIMILARITY.items():
+        pearson, spearman, oov = kv.evaluate_word_pairs(datapath(file), restrict_vocab=len(kv))
+        assert scores[name]["spearman"] == round(float(spearman[0]) * 100, 2)
+        assert scores[name]["pearson"] == round(float(pearson[0]) * 100, 2)
+        assert scores[name]["oov_percent"] == round(float(oov), 2) == 0

@@ -3,7 +3,7 @@ import math
 import pytest
 import torch
 
-from sentemb.adjacent import adjacent_sentence_loss
+from sentemb.adjacent_sentences.loss import adjacent_sentence_loss
 
 
 def test_siamese_cbow_loss_against_a_hand_computed_example():
@@ -14,7 +14,8 @@ def test_siamese_cbow_loss_against_a_hand_computed_example():
     cos = [1.0, 0.0, -1.0, 1 / math.sqrt(2)]
     z = sum(math.exp(c) for c in cos)
     expected = -0.5 * (math.log(math.exp(1.0) / z) + math.log(math.exp(0.0) / z))
-    assert adjacent_sentence_loss(center, cands, n_positive=2).item() == pytest.approx(expected, rel=1e-6)
+    loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity="cosine")
+    assert loss.item() == pytest.approx(expected, rel=1e-6)
 
 
 def test_loss_is_the_batch_mean_and_dot_similarity_is_available():

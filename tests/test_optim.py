@@ -1,11 +1,14 @@
-"""Lasagne's Adam and AdaGrad (sentemb.optim) against their formulas, written out in numpy."""
+"""The optimisers: Lasagne's Adam and AdaGrad (sentemb.core.optim.lasagne) against their formulas, written out in numpy,
+and the one registry (sentemb.core.optim)."""
 
 import numpy as np
 import pytest
 import torch
 
-from sentemb.errors import SentembError
-from sentemb.optim import DUCHI_DELTA, LasagneAdagrad, LasagneAdam, build_optimizer
+from sentemb.core.errors import SentembError
+from sentemb.core.optim import DUCHI_DELTA, OPTIMIZERS, build_optimizers
+from sentemb.core.optim.lasagne import LasagneAdagrad, LasagneAdam
+from sentemb.core.optim.sparse import CompiledSparseAdam, SparseAdadelta
 
 
 def _gradients(rng: np.random.Generator, steps: int, shape: tuple[int, ...]) -> list[np.ndarray]:
@@ -103,20 +106,25 @@ def test_lasagne_adagrad_sparse_updates_the_rows_of_the_gradient_as_dense_does()
     assert torch.equal(sparse.weight.detach()[untouched], weights[untouched])
 
 
-def test_build_optimizer_names_each_rule():
+def test_the_registry_names_each_rule():
+    """One name a rule: adagrad_duchi is Duchi et al.'s form with δ = 1e-4 (Wieting et al. 2015's AGWords.m); adam
+    takes torch's SparseAdam (Lasagne's form) for the sparse parameters and LasagneAdam for the dense ones."""
     rng = np.random.default_rng(2)
     theta, grads = rng.normal(size=(3, 3)), _gradients(rng, 2, (3, 3))
     want, total = theta.copy(), np.zeros_like(theta)
-    for g in grads:  # Duchi et al.'s form with δ = 1e-4, as Wieting et al. 2015's AGWords.m
+    for g in grads:
         total = total + g * g
         want = want - 0.05 * g / (np.sqrt(total) + DUCHI_DELTA)
     p = torch.nn.Parameter(torch.from_numpy(theta.copy()))
-    opt = build_optimizer("adagrad_duchi", [p], 0.05)
+    [opt] = build_optimizers("adagrad_duchi", [p], [], 0.05)
     for g in grads:
         p.grad = torch.from_numpy(g.copy())
         opt.step()
     np.testing.assert_allclose(p.detach().numpy(), want, rtol=1e-12, atol=1e-15)
-    assert isinstance(build_optimizer("adam", [p], 1e-3), LasagneAdam)
-    assert isinstance(build_optimizer("adagrad", [p], 0.05), LasagneAdagrad)
-    with pytest.raises(SentembError, match="unknown 'sgd'"):
-        build_optimizer("sgd", [p], 0.1)
+    dense, sparse = torch.nn.Linear(2, 2).weight, torch.nn.Embedding(4, 2, sparse=True).weight
+    kinds = {name: [type(o) for o in build_optimizers(name, [dense], [sparse], 0.1)] for name in OPTIMIZERS}
+    assert kinds == {"sgd": [torch.optim.SGD], "adadelta": [SparseAdadelta], "adagrad": [torch.optim.Adagrad],
+                     "adagrad_duchi": [torch.optim.Adagrad], "adagrad_lasagne": [LasagneAdagrad],
+                     "adam": [CompiledSparseAdam, LasagneAdam]}
+    with pytest.raises(SentembError, match="optimizer: unknown 'lbfgs'"):
+        build_optimizers("lbfgs", [dense], [], 0.1)

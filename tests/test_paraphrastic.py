@@ -4,9 +4,12 @@ in-batch negatives, scrambling, training with model selection, saved models, and
 import importlib.util
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+from helpers import TEXT, composition, params_section
 
 import numba
 import numpy as np
@@ -14,8 +17,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from sentemb.data.benchmarks import evaluation_sentences, load_benchmarks, read_pit2015
-from sentemb.data.pairs import (
+from sentemb.core.config import validate
+from sentemb.core.data.benchmarks import evaluation_sentences, load_benchmarks, read_pit2015
+from sentemb.core.data.pairs import (
     build_training_pairs,
     match_key,
     read_msrp,
@@ -23,9 +27,12 @@ from sentemb.data.pairs import (
     read_turkcorpus,
     read_twitter_url,
 )
-from sentemb.data.vocab import Vocabulary
-from sentemb.errors import SentembError
-from sentemb.models import keyed_vectors, load_model, save_word_averaging_model
+from sentemb.core.data.vocab import Vocabulary
+from sentemb.core.errors import SentembError
+from sentemb.core.models import load_model
+from sentemb.core.models.word_averaging import save_word_averaging_model
+from sentemb.core.models.word_vectors import WordVectors
+from sentemb.core.optim.sparse import CompiledSparseAdam
 from sentemb.paraphrastic.composition import (
     COMPOSITIONS,
     GRANComposition,
@@ -38,21 +45,19 @@ from sentemb.paraphrastic.composition import (
     encode_ids,
     token_mean,
 )
+from sentemb.paraphrastic.config import ParaphrasticConfig
 from sentemb.paraphrastic.gated_mean import GatedMean
 from sentemb.paraphrastic.model import save_paraphrastic_model
 from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, _cell_backward
 from sentemb.paraphrastic.peephole_cpu import cell_backward
-from sentemb.paraphrastic.sparse_adam import CompiledSparseAdam
 from sentemb.paraphrastic.training import (
     IdPairs,
-    ParaphraseConfig,
     margin_loss,
     negative_indices,
     scramble,
     sts_selector,
     train_paraphrastic,
 )
-from sentemb.text import TextConfig
 
 # every member of the family, as (encoder, arguments)
 FAMILY = {
@@ -79,11 +84,28 @@ def _vectors(v: int = 12, d: int = 8, seed: int = 0) -> torch.Tensor:
     return torch.randn(v, d, generator=torch.Generator().manual_seed(seed))
 
 
+def build(encoder: str, vectors, sparse: bool = False, **args):
+    """An encoder with params.yaml's arguments for it, no dropout, changed by ``args``."""
+    return build_composition(composition(encoder, **args), vectors, sparse=sparse)
+
+
+# the toy runs' training settings: the papers' margin and MAX negatives, no regularisation, Adam at 1e-3 on the CPU
+TOY = {"margin": 0.4, "negatives": "max", "batch_size": 100, "epochs": 10, "optimizer": "adam", "lr": 0.001,
+       "lambda_w": 0.0, "lambda_c": 0.0, "scramble": 0.0, "grad_clip": None, "sparse_embeddings": True,
+       "evals_per_epoch": 4, "seed": 1, "device": "cpu", "products": "float32"}
+
+
+def training(encoder: str = "avg", **overrides) -> ParaphrasticConfig:
+    """A paraphrastic config of ``encoder`` (params.yaml's model of it, the toy settings), changed by ``overrides``."""
+    model = {"avg": "para-avg", "gran": "para-gran", "lstmavg": "para-lstmavg", "lstm": "para-lstm"}[encoder]
+    return ParaphrasticConfig.model_validate(params_section(f"paraphrastic.{model}") | TOY | overrides)
+
+
 @pytest.mark.parametrize("member", FAMILY)
 def test_encoder_shape_and_padding_invariance(member):
     name, args = FAMILY[member]
     torch.manual_seed(0)
-    enc = build_composition(name, _vectors(), **args).eval()
+    enc = build(name, _vectors(), **args).eval()
     out = enc(PaddedBatch.from_lists(SENTENCES))
     assert out.shape == (4, 8) and out.dtype == torch.float32 and torch.isfinite(out).all()
     # extra padding columns, with junk ids, change nothing
@@ -241,12 +263,12 @@ def test_cpu_backward_keeps_torch_threads():
 
 def test_gran_with_open_gate_is_avg():
     vectors = _vectors()
-    gran = GRANComposition(vectors).eval()
+    gran = build_composition(composition("gran"), vectors, sparse=False).eval()
     with torch.no_grad():
         for lin in (gran.gate_x, gran.gate_h):
             lin.weight.zero_()
         gran.gate_x.bias.fill_(50.0)  # σ(50) = 1 in float32
-    avg = build_composition("avg", vectors).eval()
+    avg = build("avg", vectors).eval()
     batch = PaddedBatch.from_lists(SENTENCES)
     torch.testing.assert_close(gran(batch), avg(batch))
     expected = vectors[torch.tensor(SENTENCES[0])].mean(0)
@@ -313,7 +335,7 @@ def test_recurrent_encoders_are_the_padded_reference(member):
                                         "BiGRAN-tanh": ("gran", {"bidirectional": True, "combine": "tanh"}),
                                         "BiLSTM": ("lstm", {"bidirectional": True})}[member]
     torch.manual_seed(0)
-    enc = build_composition(name, _vectors(), **args).double().eval()
+    enc = build(name, _vectors(), **args).double().eval()
     with torch.no_grad():
         for module in [enc.lstm] + ([enc.backward_lstm] if enc.bidirectional else []):
             module.peephole.normal_()
@@ -337,14 +359,20 @@ def test_packing_rows():
 
 
 def test_encoder_errors():
-    with pytest.raises(SentembError, match="unknown encoder 'transformer'; known encoders: avg"):
-        build_composition("transformer", _vectors())
-    with pytest.raises(SentembError, match="variant must be 1-5"):
-        build_composition("gran", _vectors(), variant=6)
-    with pytest.raises(SentembError, match="encoder 'avg'"):
-        build_composition("avg", _vectors(), layers=2)
+    """A bad encoder section is one line naming the key: an unknown encoder, a variant out of range, an argument its
+    encoder reads and the section does not set, a rate out of range."""
+    section = params_section("paraphrastic.para-gran")
+    cases = [({"encoder": "transformer"}, "paraphrastic.x.encoder: Input should be 'avg', 'proj'"),
+             ({"variant": 6}, "paraphrastic.x.variant: Input should be less than or equal to 5 (got 6)"),
+             ({"encoder": "dan"}, "paraphrastic.x: Value error, encoder 'dan' reads layers, which the section does "
+                                  "not set"),
+             ({"dropout": 1.0}, "paraphrastic.x.dropout: Input should be less than 1 (got 1.0)"),
+             ({"products": "bfloat16", "encoder": "avg"}, "only the recurrent encoders")]
+    for change, message in cases:
+        with pytest.raises(SentembError, match=re.escape(message)):
+            validate(ParaphrasticConfig, section | change, "params.yaml", "paraphrastic.x")
     with pytest.raises(SentembError, match="dropout must be in"):
-        build_composition("avg", _vectors(), dropout=1.0)
+        GRANComposition(_vectors(), dropout=1.0, word_dropout=0.0, sparse=False, **composition("gran").arguments())
     assert set(COMPOSITIONS) == {"avg", "proj", "dan", "rnn", "lstm", "lstmavg", "gran"}
 
 
@@ -449,7 +477,7 @@ def test_sts_selector_encodes_each_distinct_sentence_once():
     from scipy.stats import pearsonr
 
     torch.manual_seed(0)
-    enc = build_composition("lstmavg", _vectors(20, 8))
+    enc = build("lstmavg", _vectors(20, 8))
     rng = np.random.default_rng(1)
     pool = [rng.integers(0, 20, size=rng.integers(1, 7)) for _ in range(15)]
     sets = [IdPairs(f"toy.{k}", [pool[i].copy() for i in rng.integers(0, 15, 12)],
@@ -471,27 +499,26 @@ def test_sts_selector_encodes_each_distinct_sentence_once():
 @pytest.mark.parametrize("sparse", [True, False])
 def test_training_learns_synonyms_and_keeps_the_best_checkpoint(tmp_path, sparse):
     torch.manual_seed(0)
-    enc = build_composition("gran", _vectors(20, 8), dropout=0.1, sparse=sparse)
+    enc = build("gran", _vectors(20, 8), dropout=0.1, sparse=sparse)
     words = enc.embedding.weight.detach()
     before = F.cosine_similarity(words[0::2], words[1::2]).mean().item()
     ids = [np.array([2 * k]) for k in range(10)]
     syn = IdPairs("toy.synonyms", ids, [i ^ 1 for i in ids], np.linspace(0, 1, 10))
 
-    def select(e):
+    def select(e):  # the synonyms' similarity, under the name the checkpoint is selected by
         w = e.embedding.weight.detach()
-        return {"synonyms": F.cosine_similarity(w[0::2], w[1::2]).mean().item() * 100,
+        return {"STS16": F.cosine_similarity(w[0::2], w[1::2]).mean().item() * 100,
                 **sts_selector([syn], {"toy": ["toy.synonyms"]})(e)}
 
-    cfg = ParaphraseConfig(epochs=3, batch_size=20, lr=0.05, lambda_w=1e-4, scramble=0.5, evals_per_epoch=2,
-                           grad_clip=5.0, sparse_embeddings=sparse, device="cpu")
-    stats = train_paraphrastic(enc, _toy_pairs(), cfg, select, "synonyms", log_path=tmp_path / "log.csv")
+    cfg = training("gran", epochs=3, batch_size=20, lr=0.05, lambda_w=1e-4, scramble=0.5, evals_per_epoch=2,
+                   grad_clip=5.0, sparse_embeddings=sparse)
+    stats = train_paraphrastic(enc, _toy_pairs(), cfg, select, log_path=tmp_path / "log.csv")
     rows = (tmp_path / "log.csv").read_text().splitlines()
-    assert rows[0] == "step,epoch,pairs_seen,loss,synonyms,toy" and len(rows) == 1 + 6
-    assert stats["checkpoints"] == 6 and stats["selected"]["synonyms"] == max(
-        float(r.split(",")[4]) for r in rows[1:])
+    assert rows[0] == "step,epoch,pairs_seen,loss,STS16,toy" and len(rows) == 1 + 6
+    assert stats["checkpoints"] == 6 and stats["selected"]["STS16"] == max(float(r.split(",")[4]) for r in rows[1:])
     after = F.cosine_similarity(enc.embedding.weight[0::2], enc.embedding.weight[1::2]).mean().item()
     assert after > before + 0.3
-    assert after * 100 == pytest.approx(stats["selected"]["synonyms"], abs=1e-3)  # the selected state is loaded
+    assert after * 100 == pytest.approx(stats["selected"]["STS16"], abs=1e-3)  # the selected state is loaded
 
 
 @pytest.mark.parametrize("encoder, args", [("gran", {}), ("gran", {"variant": 4}), ("lstmavg", {})],
@@ -506,7 +533,7 @@ def test_bfloat16_products_stay_close_to_float32_and_only_in_training(encoder, a
     results = {}
     for products in (None, torch.bfloat16):
         torch.manual_seed(0)
-        enc = build_composition(encoder, _vectors(12, 32), **args)
+        enc = build(encoder, _vectors(12, 32), **args)
         enc.set_training_products(products)
         out = enc(batch)
         grads = torch.autograd.grad((out * weights).sum(), list(enc.parameters()))
@@ -519,9 +546,9 @@ def test_bfloat16_products_stay_close_to_float32_and_only_in_training(encoder, a
         assert (g16 - g32).norm() <= 2e-2 * g32.norm()
     assert any(not torch.equal(a.to_dense(), b.to_dense()) for a, b in zip(grads32, grads16, strict=True))
     # the training loop sets and clears it; the encoders without a recurrence written for it refuse it
-    enc = build_composition(encoder, _vectors(20, 8), sparse=True, **args)
-    train_paraphrastic(enc, _toy_pairs(), ParaphraseConfig(epochs=1, batch_size=10, products="bfloat16",
-                                                           device="cpu"), lambda e: {"x": 0.0}, "x")
+    enc = build(encoder, _vectors(20, 8), sparse=True, **args)
+    bfloat16 = training(encoder, epochs=1, batch_size=10, products="bfloat16", **args)
+    train_paraphrastic(enc, _toy_pairs(), bfloat16, lambda e: {"STS16": 0.0})
     assert enc.lstm.products is None
     seen = []
 
@@ -530,13 +557,13 @@ def test_bfloat16_products_stay_close_to_float32_and_only_in_training(encoder, a
         raise RuntimeError("selection failed")
 
     with pytest.raises(RuntimeError, match="selection failed"):
-        train_paraphrastic(enc, _toy_pairs(), ParaphraseConfig(epochs=1, batch_size=10, products="bfloat16",
-                                                               device="cpu"), failing_select, "x")
+        train_paraphrastic(enc, _toy_pairs(), bfloat16, failing_select)
     assert seen == [torch.bfloat16] and enc.lstm.products is None  # float32 again, though training raised
     with pytest.raises(SentembError, match=r"products in torch\.bfloat16 are implemented for the recurrent encoders"):
-        build_composition("avg", _vectors()).set_training_products(torch.bfloat16)
-    with pytest.raises(SentembError, match="products: expected one of"):
-        ParaphraseConfig(products="float16")
+        build("avg", _vectors()).set_training_products(torch.bfloat16)
+    with pytest.raises(SentembError, match=r"paraphrastic.x.products: Input should be 'float32' or 'bfloat16'"):
+        validate(ParaphrasticConfig, params_section("paraphrastic.para-gran") | {"products": "float16"}, "params.yaml",
+                 "paraphrastic.x")
 
 
 def test_speed_benchmark_times_the_products_by_their_operator_names():
@@ -547,33 +574,30 @@ def test_speed_benchmark_times_the_products_by_their_operator_names():
         "paraphrastic_speed", Path(__file__).resolve().parents[1] / "benchmarks" / "paraphrastic_speed.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    enc = build_composition("gran", _vectors(20, 8), sparse=True)
-    speed, products, total = bench.profile_products(enc, _toy_pairs(), ParaphraseConfig(epochs=1, batch_size=10,
-                                                                                        device="cpu"))
+    enc = build("gran", _vectors(20, 8), sparse=True)
+    speed, products, total = bench.profile_products(enc, _toy_pairs(), training("gran", epochs=1, batch_size=10))
     assert speed > 0 and 0 < products < total
 
 
 def test_config_errors():
-    with pytest.raises(SentembError, match="optimizer: unknown 'sgd'"):
-        ParaphraseConfig(optimizer="sgd")
     with pytest.raises(SentembError, match="no training pairs"):
-        train_paraphrastic(build_composition("avg", _vectors()), [], ParaphraseConfig(), lambda e: {}, "x")
+        train_paraphrastic(build("avg", _vectors()), [], training(), lambda e: {})
     with pytest.raises(SentembError, match="sparse_embeddings is True but the encoder's embedding has sparse=False"):
-        train_paraphrastic(build_composition("avg", _vectors()), _toy_pairs(2), ParaphraseConfig(), lambda e: {}, "x")
+        train_paraphrastic(build("avg", _vectors()), _toy_pairs(2), training(), lambda e: {})
 
 
 def test_saved_model_round_trip(tmp_path):
     vocab = Vocabulary(["the", "cat", "sat", "mat", "dog"], np.array([5, 4, 3, 2, 1]))
     base = _vectors(5, 8).numpy()
-    text = TextConfig()
-    save_word_averaging_model(tmp_path / "base", "base", keyed_vectors(vocab.words, vocab.counts, base), text)
+    text = TEXT
+    save_word_averaging_model(tmp_path / "base", "base", WordVectors(vocab, base), text, info={})
     trained_words = ["cat", "the", "sat"]
     torch.manual_seed(0)
-    enc = build_composition("lstmavg", base[[1, 0, 2]], bidirectional=True)
+    spec = composition("lstmavg", bidirectional=True)
+    enc = build_composition(spec, base[[1, 0, 2]], sparse=False)
     with torch.no_grad():
         enc.embedding.weight.add_(1.0)
-    save_paraphrastic_model(tmp_path / "m", "m", enc, trained_words, "lstmavg", {"bidirectional": True},
-                            tmp_path / "base", text)
+    save_paraphrastic_model(tmp_path / "m", "m", enc, trained_words, spec, tmp_path / "base", text, info={})
     model = load_model(tmp_path / "m")
     out = model.encode(["The cat sat.", "the dog", "zebra"])
     idx = {"cat": 0, "the": 1, "sat": 2}
@@ -584,8 +608,8 @@ def test_saved_model_round_trip(tmp_path):
     np.testing.assert_allclose(w[4], base[4])
     np.testing.assert_allclose(w[1], base[1] + 1.0)
     assert not out[2].any()  # no known word
-    (tmp_path / "m" / "encoder.pt").unlink()
-    with pytest.raises(SentembError, match=r"encoder\.pt: missing file"):
+    (tmp_path / "m" / "encoder.safetensors").unlink()
+    with pytest.raises(SentembError, match=r"encoder\.safetensors: missing file"):
         load_model(tmp_path / "m")
 
 
@@ -616,7 +640,7 @@ def test_overlap_filter_catches_a_planted_evaluation_sentence(raw_root):
                            ("a fresh sentence .", "a new sentence"),
                            ("a new sentence", "a fresh sentence"),  # the same pair reversed, without punctuation
                            ("same words", "Same words .")]}
-    pairs, stats = build_training_pairs(sources, evaluation_sentences(raw_root), TextConfig())
+    pairs, stats = build_training_pairs(sources, evaluation_sentences(raw_root), TEXT)
     st = stats["planted"]
     assert (st.positives, st.evaluation_overlap, st.duplicates, st.identical, st.kept) == (4, 1, 1, 1, 1)
     assert pairs.values.tolist() == [["planted", "a fresh sentence .", "a new sentence"]]
@@ -631,14 +655,14 @@ def test_pit2015_test_set(raw_root):
 
 
 def test_report_names_and_published_values():
-    from sentemb.evaluation.report import gran_paper_values, paper_model_name, read_gran_tables, regularization
+    from sentemb.reporting.tables import gran_paper_values, paper_model_name, read_gran_tables, regularization
 
     assert [paper_model_name(*m) for m in [("avg", {}), ("lstm", {"output_gate": False}), ("rnn", {
         "activation": "identity"}), ("lstmavg", {"bidirectional": True}), ("gran", {"variant": 3}),
         ("gran", {"variant": 1, "bidirectional": True})]] == ["AVG", "LSTM (no o.g.)", "iRNN", "BiLSTMAVG",
                                                               "GRAN-3", "BiGRAN"]
     assert regularization(0.4, 0, 0.5) == "dropout, scrambling" and regularization(0, 0, 0) == "none"
-    ref = read_gran_tables("reference/gran2017_tables.csv")
+    ref = read_gran_tables(Path(__file__).resolve().parents[1] / "reference/gran2017_tables.csv")
     assert set(ref["selection"]) == {"test", "oracle"}
     gran = gran_paper_values(ref, "GRAN", "dropout, scrambling")
     assert (gran["paper regularization"], gran["paper test"], gran["paper oracle"]) == ("dropout, scrambling", 68.9,
@@ -652,15 +676,15 @@ def test_report_names_and_published_values():
 def _paraphrastic_toy_run():
     """LSTMAVG with sparse embeddings on the synonym pairs (the torchrun run of the DDP test)."""
     torch.manual_seed(0)
-    enc = build_composition("lstmavg", _vectors(20, 8), dropout=0.1, sparse=True)
+    enc = build("lstmavg", _vectors(20, 8), dropout=0.1, sparse=True)
     before = F.cosine_similarity(enc.embedding.weight[0::2], enc.embedding.weight[1::2]).mean().item()
 
-    def select(e):
+    def select(e):  # the synonyms' similarity, under the name the checkpoint is selected by
         w = e.embedding.weight.detach()
-        return {"synonyms": F.cosine_similarity(w[0::2], w[1::2]).mean().item() * 100}
+        return {"STS16": F.cosine_similarity(w[0::2], w[1::2]).mean().item() * 100}
 
-    cfg = ParaphraseConfig(epochs=4, batch_size=20, lr=0.05, scramble=0.5, evals_per_epoch=1, device="cpu")
-    stats = train_paraphrastic(enc, _toy_pairs(), cfg, select, "synonyms")
+    cfg = training("lstmavg", epochs=4, batch_size=20, lr=0.05, scramble=0.5, evals_per_epoch=1)
+    stats = train_paraphrastic(enc, _toy_pairs(), cfg, select)
     return enc.embedding.weight.detach().numpy(), stats | {"before": before * 100}
 
 
@@ -674,4 +698,4 @@ def test_paraphrastic_training_under_torchrun(tmp_path):
     assert got["world"] == 2 and stats["device"] == "cpu × 2 processes"
     assert got["spread"] == 0.0  # every process holds the same parameters
     assert stats["checkpoints"] == 4 and stats["selected"]["pairs_seen"] % 40 == 0  # 2 × 20 pairs an update
-    assert stats["selected"]["synonyms"] > stats["before"] + 20
+    assert stats["selected"]["STS16"] > stats["before"] + 20

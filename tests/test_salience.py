@@ -2,20 +2,27 @@
 
 import math
 
+from helpers import TEXT, configured
+
 import numpy as np
 import pytest
 import torch
 from typer.testing import CliRunner
 
-from sentemb.adjacent import AdjacentSentenceConfig, TokenBatch, adjacent_sentence_loss, train_adjacent_sentences
+from sentemb.adjacent_sentences.batch import TokenBatch
+from sentemb.adjacent_sentences.loss import adjacent_sentence_loss
 from sentemb.cli import app
-from sentemb.data.corpus import build_token_corpus
-from sentemb.data.vocab import Vocabulary
-from sentemb.errors import SentembError
-from sentemb.models import keyed_vectors, load_model, save_word_averaging_model
+from sentemb.core.data.corpus import build_token_corpus
+from sentemb.core.data.vocab import Vocabulary
+from sentemb.core.errors import SentembError
+from sentemb.core.models import load_model
+from sentemb.core.models.word_averaging import save_word_averaging_model
+from sentemb.core.models.word_vectors import WordVectors
+from sentemb.salience.config import NWSConfig
 from sentemb.salience.encoder import SalienceEncoder
 from sentemb.salience.model import WeightedAverageModel, save_weighted_average_model
 from sentemb.salience.norms import load_norms, norm_correlations
+from sentemb.salience.train import train_neural_word_salience
 from sentemb.salience.weighting import (
     first_principal_component,
     isf_weights,
@@ -23,12 +30,11 @@ from sentemb.salience.weighting import (
     remove_component,
     sif_weights,
 )
-from sentemb.text import TextConfig
 
 
 def test_salience_encoder_is_equation_1():
     vectors = np.arange(12, dtype=np.float32).reshape(4, 3)
-    enc = SalienceEncoder(vectors, seed=0)
+    enc = SalienceEncoder(vectors, init_low=0.0, init_high=1.0, seed=0)
     with torch.no_grad():
         enc.salience.weight[:, 0] = torch.tensor([0.5, 2.0, 1.0, 3.0])
     out = enc(TokenBatch.from_lists([[0, 1], [3], []])).detach().numpy()
@@ -43,7 +49,7 @@ def test_salience_encoder_is_equation_1():
 def test_nws_gradient_matches_finite_differences():
     gen = torch.Generator().manual_seed(0)
     vectors = torch.randn(6, 4, generator=gen, dtype=torch.float64)
-    enc = SalienceEncoder(vectors.numpy(), sparse=False, seed=1).double()
+    enc = SalienceEncoder(vectors.numpy(), init_low=0.0, init_high=1.0, sparse=False, seed=1).double()
     enc.vectors.copy_(vectors)
     batch = TokenBatch.from_lists([[0, 1], [1, 2, 3], [4], [0, 5, 5], [2, 4], [3, 1]])
 
@@ -75,12 +81,11 @@ def test_unseen_words_keep_their_initial_salience():
     words = [w for t in topics for w in t] + ["never", "seen"]
     corpus = build_token_corpus(docs, {w: i for i, w in enumerate(words)})
     vectors = rng.normal(size=(len(words), 8)).astype(np.float32)
-    enc = SalienceEncoder(vectors, seed=3)
-    before = enc.saliences.detach().clone()
-    cfg = AdjacentSentenceConfig(neg=2, batch_size=8, epochs=2, optimizer="adagrad", lr=0.1, lr_floor=1.0,
-                                 similarity="dot", device="cpu")
-    stats = train_adjacent_sentences(enc, corpus, cfg, progress=False)
-    after = enc.saliences.detach()
+    cfg = configured(NWSConfig, "nws", neg=2, batch_size=8, epochs=2, optimizer="adagrad", lr=0.1, lr_floor=1.0,
+                     seed=3, device="cpu")
+    before = SalienceEncoder(vectors, init_low=cfg.init_low, init_high=cfg.init_high, seed=3).saliences.detach()
+    after, stats = train_neural_word_salience(corpus, vectors, cfg, progress=False)
+    after = torch.from_numpy(after)
     assert torch.equal(after[-2:], before[-2:])
     assert not torch.allclose(after[:-2], before[:-2])
     assert math.isfinite(stats["final_loss"])
@@ -117,11 +122,11 @@ def test_component_removal():
 def test_weighted_model_round_trip(tmp_path):
     vocab = Vocabulary(["the", "cat", "sat"], np.array([10, 3, 2]))
     vectors = np.array([[1, 0], [0, 1], [1, 1]], dtype=np.float32)
-    text = TextConfig()
-    save_word_averaging_model(tmp_path / "vec", "vec", keyed_vectors(vocab.words, vocab.counts, vectors), text)
+    text = TEXT
+    save_word_averaging_model(tmp_path / "vec", "vec", WordVectors(vocab, vectors), text, info={})
     # rows in another order than the vectors, to check the match by word
     save_weighted_average_model(tmp_path / "vec-w", "vec-w", tmp_path / "vec", ["sat", "the", "cat"],
-                                np.array([2.0, 0.5, 1.0]), np.array([2, 10, 3]), text, weighting="test")
+                                np.array([2.0, 0.5, 1.0]), np.array([2, 10, 3]), text, "test", "none", info={})
     weights = (tmp_path / "vec-w" / "weights.tsv").read_text().splitlines()
     assert weights[0] == "word\tweight\tcount" and weights[1] == "sat\t2\t2"
     model = load_model(tmp_path / "vec-w")
@@ -129,10 +134,10 @@ def test_weighted_model_round_trip(tmp_path):
     np.testing.assert_allclose(model.encode(["The cat", "sat dog", "dog"]),
                                [[0.25, 0.5], [2.0, 2.0], [0.0, 0.0]])
     save_weighted_average_model(tmp_path / "pc", "pc", tmp_path / "vec", vocab.words, np.ones(3), vocab.counts, text,
-                                weighting="test", component_fit="corpus", component=np.array([1.0, 0.0]))
+                                "test", "corpus", info={}, component=np.array([1.0, 0.0]))
     np.testing.assert_allclose(load_model(tmp_path / "pc").encode(["the cat"]), [[0.0, 0.5]])
     save_weighted_average_model(tmp_path / "per-set", "per-set", tmp_path / "vec", vocab.words, np.ones(3),
-                                vocab.counts, text, weighting="test", component_fit="per_set")
+                                vocab.counts, text, "test", "per_set", info={})
     res = CliRunner().invoke(app, ["similarity", str(tmp_path / "per-set"), "the cat", "the sat"])
     assert res.exit_code == 1 and "with two sentences that component is meaningless" in res.output
     (tmp_path / "vec-w" / "weights.tsv").write_text("word\tweight\tcount\nthe\tabc\t1\n")

@@ -2,8 +2,8 @@ import shutil
 
 import pytest
 
-from sentemb.data.sources import catalogue, fetch, fetch_sources, sha256_of, source_files
-from sentemb.errors import SentembError
+from sentemb.core.data.sources import catalogue, fetch, fetch_sources, sha256_of, source_files
+from sentemb.core.errors import SentembError
 
 
 def test_catalogue_matches_the_mirror(shared):
@@ -49,7 +49,7 @@ def test_archive_members_are_found_by_name_in_zip_and_tar(shared, tmp_path):
     import tarfile
     import zipfile
 
-    from sentemb.data.sources import _member
+    from sentemb.core.data.sources import _member
 
     data = (shared / "stsbenchmark/sts-dev.csv").read_bytes()
     buf = io.BytesIO()

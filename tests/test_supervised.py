@@ -3,16 +3,26 @@ splits of SICK and STS 2012-2015, and training with dev selection in the three s
 
 from collections import Counter
 
+from helpers import composition, configured
+
 import numpy as np
 import pytest
 import torch
 
-from sentemb.data.benchmarks import KENTER_GROUPS, load_benchmarks
-from sentemb.errors import SentembError
+from sentemb.core.data.benchmarks import KENTER_GROUPS, load_benchmarks
+from sentemb.core.errors import SentembError
 from sentemb.paraphrastic.composition import PaddedBatch, build_composition
+from sentemb.supervised.config import Setting, TrainingConfig
 from sentemb.supervised.data import read_split, sick_splits, split_datasets, write_split
 from sentemb.supervised.similarity import SimilarityHead, kl_loss, score_distribution, score_range
-from sentemb.supervised.training import ScoredPairs, SupervisedConfig, predict, train_supervised
+from sentemb.supervised.training import ScoredPairs, predict, train_supervised
+
+CPU = torch.device("cpu")
+NO_L2 = Setting(lambda_w=0.0, lambda_c=0.0)
+
+
+def training(**overrides) -> TrainingConfig:
+    return configured(TrainingConfig, "supervised.training", **overrides)
 
 
 def test_score_distribution_is_tai_et_al_sparse_target():
@@ -51,13 +61,14 @@ def test_head_is_the_two_matrix_form_and_the_loss_is_kl():
 
 def test_sts_split_is_40_10_50_per_dataset_seeded_and_complete(shared, tmp_path):
     datasets = load_benchmarks(shared, KENTER_GROUPS)
-    splits = split_datasets(datasets, seed=1)
+    splits = split_datasets(datasets, (0.4, 0.1), seed=1)
     sizes = {s: len(rows) for s, rows in splits.items()}
     assert sum(sizes.values()) == sum(len(d) for d in datasets) and len(datasets) == 19
     for d in datasets:
         per = {s: sum(r[0] == d.key for r in rows) for s, rows in splits.items()}
         assert per["train"] == int(0.4 * len(d)) and per["dev"] == int(0.1 * len(d))
-    assert split_datasets(datasets, seed=1) == splits and split_datasets(datasets, seed=2) != splits
+    assert split_datasets(datasets, (0.4, 0.1), seed=1) == splits
+    assert split_datasets(datasets, (0.4, 0.1), seed=2) != splits
     # every pair lands in exactly one split (some datasets repeat a pair verbatim: those copies may be split apart)
     every = Counter((d.key, a, b, float(g)) for d in datasets
                     for a, b, g in zip(d.sentences1, d.sentences2, d.gold, strict=True))
@@ -66,7 +77,7 @@ def test_sts_split_is_40_10_50_per_dataset_seeded_and_complete(shared, tmp_path)
     write_split(tmp_path / "train.tsv", splits["train"])
     assert read_split(tmp_path / "train.tsv") == splits["train"]
     with pytest.raises(SentembError, match="leave a test share"):
-        split_datasets(datasets, (0.6, 0.4))
+        split_datasets(datasets, (0.6, 0.4), seed=1)
 
 
 def test_sick_splits_and_split_files(shared, tmp_path):
@@ -100,7 +111,7 @@ def test_training_learns_relatedness_and_selects_on_dev(setting, tmp_path):
     rng = np.random.default_rng(0)
     train, dev, test = _toy(600, rng), _toy(150, rng), _toy(150, rng)
     torch.manual_seed(0)
-    encoder = build_composition("gran", torch.randn(80, 16) * 0.5, dropout=0.1)
+    encoder = build_composition(composition("gran", dropout=0.1), torch.randn(80, 16) * 0.5, sparse=False)
     start = {k: v.detach().clone() for k, v in encoder.named_parameters()}
 
     def embed(sentences):
@@ -108,10 +119,9 @@ def test_training_learns_relatedness_and_selects_on_dev(setting, tmp_path):
 
     anchors = start if setting == "universal" else None
     lam = 10.0 if setting == "universal" else 0.0
-    config = SupervisedConfig(k=5, hidden=20, batch_size=25, epochs=6, lr=0.01, lambda_w=lam, lambda_c=lam,
-                              evals_per_epoch=2, device="cpu")
-    stats = train_supervised(encoder, embed, train, dev, test, config, anchors=anchors,
-                             log_path=tmp_path / "log.csv")
+    config = training(hidden=20, batch_size=25, epochs=6, lr=0.01, evals_per_epoch=2, seed=1)
+    stats = train_supervised(encoder, embed, train, dev, test, config, Setting(lambda_w=lam, lambda_c=lam), 0.0, 5, CPU,
+                             anchors=anchors, log_path=tmp_path / "log.csv")
     rows = (tmp_path / "log.csv").read_text().splitlines()
     assert rows[0] == "step,epoch,loss,dev,test,test_spearman" and len(rows) == 13 == stats["checkpoints"] + 1
     assert stats["dev"] == max(float(r.split(",")[3]) for r in rows[1:])  # selection on dev
@@ -132,7 +142,7 @@ def test_predict_embeds_each_distinct_sentence_once():
     pairs = ScoredPairs(pairs.sentences1 * 2, [s.copy() for s in pairs.sentences1[::-1]] + pairs.sentences2,
                         np.concatenate([pairs.scores, pairs.scores]))
     torch.manual_seed(0)
-    encoder = build_composition("lstmavg", torch.randn(80, 16) * 0.5)
+    encoder = build_composition(composition("lstmavg"), torch.randn(80, 16) * 0.5, sparse=False)
     head = SimilarityHead(16, 20, 5)
     seen = []
 
@@ -152,15 +162,13 @@ def test_predict_embeds_each_distinct_sentence_once():
 
 
 def test_training_errors():
-    enc = build_composition("avg", torch.randn(5, 4))
+    enc = build_composition(composition("avg"), torch.randn(5, 4), sparse=False)
     pairs = ScoredPairs([np.array([1])], [np.array([2])], np.array([3.0]))
     with pytest.raises(SentembError, match="anchors for parameters the encoder does not have"):
-        train_supervised(enc, lambda s: enc(PaddedBatch.from_lists(s)), pairs, pairs, pairs,
-                         SupervisedConfig(device="cpu"), anchors={"lstm.w_x.weight": torch.zeros(1)})
+        train_supervised(enc, lambda s: enc(PaddedBatch.from_lists(s)), pairs, pairs, pairs, training(), NO_L2, 0.0,
+                         5, CPU, anchors={"lstm.w_x.weight": torch.zeros(1)})
     with pytest.raises(SentembError, match=r"outside \[1, 2\]"):
-        train_supervised(enc, lambda s: enc(PaddedBatch.from_lists(s)), pairs, pairs, pairs,
-                         SupervisedConfig(k=2, device="cpu"))
+        train_supervised(enc, lambda s: enc(PaddedBatch.from_lists(s)), pairs, pairs, pairs, training(), NO_L2, 0.0,
+                         2, CPU)
     with pytest.raises(SentembError, match="an empty split"):
         ScoredPairs([], [], np.array([]))
-    with pytest.raises(SentembError, match="batch_size must be at least 1"):
-        SupervisedConfig(batch_size=0)

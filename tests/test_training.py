@@ -1,19 +1,43 @@
 import os
+import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+from helpers import configured, from_section
+
 import numpy as np
 import pytest
 import torch
 
-from sentemb.adjacent import AdjacentSentenceConfig, TokenBatch, train_adjacent_sentences, training_tuples
-from sentemb.data.corpus import build_token_corpus
-from sentemb.device import resolve_device
-from sentemb.errors import SentembError
+from sentemb.adjacent_sentences.batch import TokenBatch
+from sentemb.adjacent_sentences.config import AdjacentSentenceConfig
+from sentemb.adjacent_sentences.loop import train_adjacent_sentences
+from sentemb.adjacent_sentences.sampling import training_tuples
+from sentemb.core.config import validate
+from sentemb.core.data.corpus import build_token_corpus
+from sentemb.core.errors import SentembError
+from sentemb.core.runtime.device import resolve_device
+from sentemb.salience.config import NWSConfig
 from sentemb.salience.encoder import SalienceEncoder
+from sentemb.siamese_cbow.config import SiameseCBOWConfig
 from sentemb.siamese_cbow.encoder import AverageEncoder
+
+CPU = torch.device("cpu")
+
+
+def adjacent(**overrides) -> AdjacentSentenceConfig:
+    """The shared adjacent-sentence settings of params.yaml's ``model`` section, changed where a test says."""
+    return from_section(AdjacentSentenceConfig, "model", **overrides)
+
+
+def siamese(**overrides) -> SiameseCBOWConfig:
+    return configured(SiameseCBOWConfig, "model", **overrides)
+
+
+def nws(**overrides) -> NWSConfig:
+    return configured(NWSConfig, "nws", **overrides)
 
 
 def test_tuples_respect_documents_and_empty_sentences():
@@ -32,7 +56,7 @@ def test_in_batch_negatives_are_uniform_over_the_sentences_of_the_tuples():
     probability 1/m(s) makes them uniform over the sentences that occur in a tuple, as the paper's draw from the corpus:
     a document's first and last sentences (one place in a tuple) as often as inner ones (up to three places). With
     every m(s) = 1 (no reweighting) the edges would be drawn a third as often as the inner sentences."""
-    from sentemb.adjacent import in_batch_negatives, tuple_roles
+    from sentemb.adjacent_sentences.sampling import in_batch_negatives, tuple_roles
 
     corpus = build_token_corpus([[["w"]] * n for n in (5, 4, 3, 2, 6)], {"w": 0})
     centres, _ = training_tuples(corpus)
@@ -59,16 +83,16 @@ def test_in_batch_negatives_are_uniform_over_the_sentences_of_the_tuples():
 
 def test_initialisation_follows_the_seed():
     torch.manual_seed(123)
-    a = AverageEncoder(50, 8, seed=1).embedding.weight
+    a = AverageEncoder(50, 8, init_std=0.01, seed=1).embedding.weight
     torch.manual_seed(456)
-    b = AverageEncoder(50, 8, seed=1).embedding.weight
+    b = AverageEncoder(50, 8, init_std=0.01, seed=1).embedding.weight
     assert torch.equal(a, b)
-    assert not torch.equal(a, AverageEncoder(50, 8, seed=2).embedding.weight)
+    assert not torch.equal(a, AverageEncoder(50, 8, init_std=0.01, seed=2).embedding.weight)
     assert a.std().item() == pytest.approx(0.01, rel=0.15)
 
 
 def test_average_encoder_ignores_nothing_but_averages():
-    enc = AverageEncoder(4, 3)
+    enc = AverageEncoder(4, 3, init_std=0.01)
     with torch.no_grad():
         enc.embedding.weight.copy_(torch.arange(12.0).view(4, 3))
     out = enc(TokenBatch.from_lists([[0, 2], [3], []]))
@@ -94,9 +118,9 @@ def test_loss_falls_and_runs_are_reproducible(tmp_path):
     for run in range(2):
         torch.manual_seed(0)
         enc = AverageEncoder(v, 16, init_std=0.1)
-        cfg = AdjacentSentenceConfig(neg=3, batch_size=10, epochs=5, optimizer="adagrad", lr=0.05, lr_floor=1.0,
-                                     log_every=10, seed=3, device="cpu")
-        stats = train_adjacent_sentences(enc, corpus, cfg, log_path=tmp_path / f"log{run}.csv", progress=False)
+        cfg = adjacent(neg=3, batch_size=10, epochs=5, optimizer="adagrad", lr=0.05, lr_floor=1.0, log_every=10, seed=3)
+        stats = train_adjacent_sentences(enc, corpus, cfg, "cosine", CPU, log_path=tmp_path / f"log{run}.csv",
+                                         progress=False)
         results.append(enc.embedding.weight.detach().clone())
     rows = [line.split(",") for line in (tmp_path / "log0.csv").read_text().splitlines()[1:]]
     assert float(rows[-1][3]) < float(rows[0][3]) - 0.1  # the loss falls well below its start
@@ -106,23 +130,27 @@ def test_loss_falls_and_runs_are_reproducible(tmp_path):
 
 ADAGRAD_ON_SPARSE_GRADIENTS = {
     "siamese_cbow": """
-        from sentemb.adjacent import AdjacentSentenceConfig, train_adjacent_sentences
-        from sentemb.data.corpus import build_token_corpus
-        from sentemb.siamese_cbow.encoder import AverageEncoder
+        from helpers import configured
+        from sentemb.core.data.corpus import build_token_corpus
+        from sentemb.siamese_cbow.config import SiameseCBOWConfig
+        from sentemb.siamese_cbow.train import train_siamese_cbow
         docs = [[[f"w{(d + k) % 7}", f"w{(d * k) % 7}", "x"] for k in range(8)] for d in range(10)]
         corpus = build_token_corpus(docs, {f"w{i}": i for i in range(7)} | {"x": 7})
-        cfg = AdjacentSentenceConfig(neg=2, batch_size=8, epochs=1, optimizer="adagrad", lr=0.05, lr_floor=1.0,
-                                     log_every=10, seed=1, device="cpu")
-        train_adjacent_sentences(AverageEncoder(8, 4, init_std=0.1), corpus, cfg, progress=False)
+        cfg = configured(SiameseCBOWConfig, "model", dim=4, init_std=0.1, batch_size=8, optimizer="adagrad", lr=0.05,
+                         lr_floor=1.0, log_every=10, device="cpu")
+        train_siamese_cbow(corpus, 8, cfg, progress=False)
     """,
     "paraphrastic": """
         import numpy as np, torch
+        from helpers import configured
         from sentemb.paraphrastic.composition import build_composition
-        from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
+        from sentemb.paraphrastic.config import ParaphrasticConfig
+        from sentemb.paraphrastic.training import train_paraphrastic
         pairs = [(np.array([k % 9, (k + 1) % 9]), np.array([(k + 2) % 9])) for k in range(20)]
-        enc = build_composition("avg", torch.randn(10, 4), sparse=True)
-        cfg = ParaphraseConfig(epochs=1, batch_size=5, optimizer="adagrad", lr=0.05, evals_per_epoch=1, device="cpu")
-        train_paraphrastic(enc, pairs, cfg, lambda e: {"x": 0.0}, "x")
+        cfg = configured(ParaphrasticConfig, "paraphrastic.para-dan", encoder="avg", epochs=1, batch_size=5,
+                         optimizer="adagrad_lasagne", lr=0.05, evals_per_epoch=1, device="cpu")
+        enc = build_composition(cfg, torch.randn(10, 4), sparse=True)
+        train_paraphrastic(enc, pairs, cfg, lambda e: {"STS16": 0.0})
     """,
 }
 
@@ -133,41 +161,45 @@ def test_adagrad_on_sparse_gradients_trains_without_torchs_invariant_warning(tra
     gradient; both trainers that build Adagrad disable them explicitly. A fresh process, since torch warns only once
     in one."""
     code = textwrap.dedent(ADAGRAD_ON_SPARSE_GRADIENTS[trainer]) + 'print("trained")\n'
-    res = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True)
+    res = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True,
+                         env=os.environ | {"PYTHONPATH": str(Path(__file__).parent)})
     assert res.returncode == 0 and "trained" in res.stdout, res.stderr[-2000:]
     assert "Sparse invariant checks" not in res.stderr, res.stderr[-2000:]
 
 
 def test_the_sgd_training_amount_is_the_sum_of_the_rates(tmp_path):
     """Kenter et al.'s released vectors: SGD at 1e-4 over a 5-epoch decay, saved after epoch 1 of 740k batches."""
-    released = AdjacentSentenceConfig(optimizer="sgd", lr=1e-4, sgd_decay_epochs=5)
+    released = adjacent(optimizer="sgd", lr=1e-4, sgd_lr_sum=None, sgd_decay_epochs=5)
     lr0, factor = released.schedule(740_000)
     assert lr0 == 1e-4 and factor(0) == 1.0 and factor(740_000) == pytest.approx(0.8)
     assert sum(lr0 * factor(t) for t in range(0, 740_000, 1000)) * 1000 == pytest.approx(66.6, abs=0.1)
     corpus, v = _toy_corpus()
     for lr_sum in (3.0, 67.0):
-        cfg = AdjacentSentenceConfig(batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=lr_sum, sgd_decay_epochs=5,
-                                     device="cpu", seed=1)
-        stats = train_adjacent_sentences(AverageEncoder(v, 8, seed=1), corpus, cfg, progress=False)
+        cfg = adjacent(batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=lr_sum, sgd_decay_epochs=5, seed=1)
+        stats = train_adjacent_sentences(AverageEncoder(v, 8, init_std=0.01, seed=1), corpus, cfg, "cosine", CPU,
+                                         progress=False)
         assert stats["lr_sum"] == pytest.approx(lr_sum, rel=1e-6)  # what the optimizer really stepped with
         assert stats["lr_initial"] == pytest.approx(lr_sum / sum(max(1 - t / 200, 1e-4) for t in range(80)))
     # other optimizers keep lr₀ = lr and decay over `epochs`; the SGD settings do not touch them
-    cfg = AdjacentSentenceConfig(batch_size=10, optimizer="adadelta", lr=1.0, sgd_lr_sum=67.0, sgd_decay_epochs=5)
+    cfg = adjacent(batch_size=10, optimizer="adadelta", lr=1.0, sgd_lr_sum=67.0, sgd_decay_epochs=5)
     lr0, factor = cfg.schedule(40)
     assert lr0 == 1.0 and factor(20) == 0.5 and factor(40) == 1e-4
 
 
 def test_bad_config_and_device_are_clear_errors():
-    with pytest.raises(SentembError, match=r"model\.neg"):
-        AdjacentSentenceConfig(neg=0)
-    with pytest.raises(SentembError, match=r"model\.optimizer"):
-        AdjacentSentenceConfig(optimizer="lbfgs")
-    with pytest.raises(SentembError, match=r"model\.sgd_lr_sum: must be > 0"):
-        AdjacentSentenceConfig(sgd_lr_sum=0.0)
-    with pytest.raises(SentembError, match=r"model\.negatives: unknown source 'kb'"):
-        AdjacentSentenceConfig(negatives="kb")
-    with pytest.raises(SentembError, match=r"model\.batch_size: in-batch negatives need batches of at least 2"):
-        AdjacentSentenceConfig(negatives="batch", batch_size=1)
+    from helpers import params_section
+
+    cases = {"neg": (0, "model.neg: Input should be greater than 0 (got 0)"),
+             "optimizer": ("lbfgs", "model.optimizer: Input should be 'sgd', 'adadelta'"),
+             "sgd_lr_sum": (0.0, "model.sgd_lr_sum: Input should be greater than 0 (got 0.0)"),
+             "negatives": ("kb", "model.negatives: Input should be 'corpus' or 'batch' (got 'kb')")}
+    for key, (value, message) in cases.items():
+        with pytest.raises(SentembError, match=re.escape(f"params.yaml: {message}")):
+            validate(SiameseCBOWConfig, params_section("model") | {key: value}, "params.yaml", "model")
+    with pytest.raises(SentembError, match=r"params.yaml: model: Value error, in-batch negatives need batches of at "
+                                           r"least 2 centres"):
+        validate(SiameseCBOWConfig, params_section("model") | {"negatives": "batch", "batch_size": 1}, "params.yaml",
+                 "model")
     with pytest.raises(SentembError, match=r"device: expected 'auto', 'cpu' or 'cuda', got 'tpu'"):
         resolve_device("tpu")
     if not torch.cuda.is_available():
@@ -177,7 +209,7 @@ def test_bad_config_and_device_are_clear_errors():
 
 
 def test_sparse_adadelta_matches_dense_adadelta_on_rows_in_every_batch():
-    from sentemb.adjacent import SparseAdadelta
+    from sentemb.core.optim.sparse import SparseAdadelta
 
     torch.manual_seed(0)
     dense = torch.nn.Embedding(5, 3)
@@ -196,7 +228,7 @@ def test_sparse_adadelta_matches_dense_adadelta_on_rows_in_every_batch():
 
 
 def test_sparse_adadelta_dense_branch_matches_torch():
-    from sentemb.adjacent import SparseAdadelta
+    from sentemb.core.optim.sparse import SparseAdadelta
 
     torch.manual_seed(0)
     a, b = torch.nn.Linear(3, 2), torch.nn.Linear(3, 2)
@@ -213,39 +245,50 @@ def test_sparse_adadelta_dense_branch_matches_torch():
 
 
 def _run_trainer(kind: str, device: str):
-    """One tiny run of a trainer with ``device`` set explicitly; returns the device its statistics report."""
+    """One tiny run of a trainer with ``device`` set in its config; returns the device its statistics report."""
+    from helpers import composition
+
     import scipy.sparse as sp
 
     from sentemb.paraphrastic.composition import PaddedBatch, build_composition
-    from sentemb.paraphrastic.training import ParaphraseConfig, train_paraphrastic
-    from sentemb.salience.encoder import SalienceEncoder
-    from sentemb.supervised.training import ScoredPairs, SupervisedConfig, train_supervised
+    from sentemb.paraphrastic.config import ParaphrasticConfig
+    from sentemb.paraphrastic.training import train_paraphrastic
+    from sentemb.salience.train import train_neural_word_salience
+    from sentemb.siamese_cbow.train import train_siamese_cbow
+    from sentemb.supervised.config import Setting, TrainingConfig
+    from sentemb.supervised.training import ScoredPairs, train_supervised
+    from sentemb.wordvectors.config import GloveConfig
     from sentemb.wordvectors.glove import train_glove
 
     rng = np.random.default_rng(0)
     if kind in ("siamese_cbow", "nws"):
         corpus, v = _toy_corpus(8)
-        enc = (AverageEncoder(v, 8, seed=1) if kind == "siamese_cbow"
-               else SalienceEncoder(rng.normal(size=(v, 8)).astype(np.float32), seed=1))
-        cfg = AdjacentSentenceConfig(batch_size=10, optimizer="adagrad", lr=0.05, lr_floor=1.0, device=device,
-                                     similarity="cosine" if kind == "siamese_cbow" else "dot")
-        return train_adjacent_sentences(enc, corpus, cfg, progress=False)["device"]
+        if kind == "siamese_cbow":
+            cfg = siamese(dim=8, batch_size=10, optimizer="adagrad", lr=0.05, lr_floor=1.0, device=device)
+            return train_siamese_cbow(corpus, v, cfg, progress=False)[1]["device"]
+        cfg = nws(batch_size=10, device=device)
+        return train_neural_word_salience(corpus, rng.normal(size=(v, 8)).astype(np.float32), cfg,
+                                          progress=False)[1]["device"]
     if kind == "glove":
         x = sp.csr_matrix(rng.integers(1, 5, size=(6, 6)).astype(np.float64))
-        return train_glove(x, dim=4, epochs=1, method="batches", device=device)[1]["device"]
+        cfg = configured(GloveConfig, "pretrain.glove", vector_size=4, epochs=1, fit="batches", device=device)
+        return train_glove(x, cfg, resolve_device(cfg.device))[1]["device"]
     pairs = [(rng.integers(0, 20, 4), rng.integers(0, 20, 3)) for _ in range(40)]
     if kind == "paraphrastic":
-        enc = build_composition("lstmavg", torch.randn(20, 8), sparse=True)
-        cfg = ParaphraseConfig(epochs=1, batch_size=20, evals_per_epoch=1, device=device)
-        return train_paraphrastic(enc, pairs, cfg, lambda e: {"x": 0.0}, "x")["device"]
-    enc = build_composition("gran", torch.randn(20, 8))
+        cfg = configured(ParaphrasticConfig, "paraphrastic.para-lstmavg", epochs=1, batch_size=20, evals_per_epoch=1,
+                         device=device)
+        enc = build_composition(cfg, torch.randn(20, 8), sparse=True)
+        return train_paraphrastic(enc, pairs, cfg, lambda e: {"STS16": 0.0})["device"]
+    enc = build_composition(composition("gran"), torch.randn(20, 8), sparse=False)
     scored = ScoredPairs([a for a, _ in pairs], [b for _, b in pairs], rng.uniform(1, 5, len(pairs)))
-    cfg = SupervisedConfig(k=5, hidden=4, batch_size=10, epochs=1, device=device)
+    training = configured(TrainingConfig, "supervised.training", hidden=4, batch_size=10, epochs=1, device=device)
+    target = resolve_device(training.device)
 
     def embed(sentences):
-        return enc(PaddedBatch.from_lists(sentences, enc.embedding.weight.device))
+        return enc(PaddedBatch.from_lists(sentences, target))
 
-    return train_supervised(enc, embed, scored, scored, scored, cfg)["device"]
+    return train_supervised(enc, embed, scored, scored, scored, training, Setting(lambda_w=0.0, lambda_c=0.0), 0.0,
+                            5, target)["device"]
 
 
 @pytest.mark.parametrize("kind", ["siamese_cbow", "nws", "glove", "paraphrastic", "supervised"])
@@ -269,14 +312,13 @@ def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path, nega
     from sentemb.siamese_cbow.train import train_siamese_cbow
 
     corpus, v = _toy_corpus(30)
-    cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
-                                 sgd_decay_epochs=5, max_length=4, log_every=5, seed=2, device="cpu",
-                                 negatives=negatives)
+    cfg = siamese(dim=16, init_std=0.01, neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
+                  sgd_decay_epochs=5, max_length=4, log_every=5, seed=2, device="cpu", negatives=negatives)
     start = AverageEncoder(v, 16, init_std=0.01, seed=2).embedding.weight.detach().numpy()
     got = {}
     for fit in ("torch", "fused"):
-        vectors, stats = train_siamese_cbow(corpus, v, cfg, dim=16, log_path=tmp_path / f"{fit}.csv",
-                                            progress=False, fit=fit)
+        vectors, stats = train_siamese_cbow(corpus, v, cfg.model_copy(update={"fit": fit}),
+                                            log_path=tmp_path / f"{fit}.csv", progress=False)
         got[fit] = (vectors, stats, (tmp_path / f"{fit}.csv").read_text().splitlines())
         assert stats["fit"] == fit
     (torch_w, torch_stats, torch_log), (fused_w, fused_stats, fused_log) = got["torch"], got["fused"]
@@ -287,9 +329,8 @@ def test_the_fused_sgd_step_is_torchs_sgd_step_on_the_same_tuples(tmp_path, nega
     assert fused_stats["final_loss"] == pytest.approx(torch_stats["final_loss"], abs=1e-5)
     assert [r.split(",")[:3] + r.split(",")[4:] for r in fused_log] == [r.split(",")[:3] + r.split(",")[4:]
                                                                        for r in torch_log]
-    with pytest.raises(SentembError, match="the fused fit is optimizer 'sgd' on the CPU"):
-        train_siamese_cbow(corpus, v, AdjacentSentenceConfig(optimizer="adagrad", device="cpu"), dim=4,
-                           progress=False, fit="fused")
+    with pytest.raises(SentembError, match=r"model\.fit: the fused fit is optimizer 'sgd' on the CPU"):
+        train_siamese_cbow(corpus, v, siamese(dim=4, optimizer="adagrad", device="cpu", fit="fused"), progress=False)
 
 
 @pytest.mark.parametrize(("negatives", "max_length"), [("corpus", 4), ("batch", 4), ("corpus", None)])
@@ -301,17 +342,16 @@ def test_the_gpu_fused_step_is_the_compiled_step_on_the_same_tuples(tmp_path, ne
     from sentemb.siamese_cbow.fused_torch import TorchFusedSGD
 
     corpus, v = _toy_corpus(30)
-    cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
-                                 sgd_decay_epochs=5, max_length=max_length, log_every=5, seed=2, device="cpu",
-                                 negatives=negatives)
+    cfg = adjacent(neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0, sgd_decay_epochs=5,
+                   max_length=max_length, log_every=5, seed=2, device="cpu", negatives=negatives)
     got = {}
     for fit in ("compiled", "kernels"):
         encoder = AverageEncoder(v, 16, init_std=0.01, seed=2)
         start = encoder.embedding.weight.detach().clone()
         step = (FusedSGD(encoder.embedding.weight.detach().numpy()) if fit == "compiled"
                 else TorchFusedSGD(encoder, corpus.token_ids, max_length, torch.device("cpu"), pad_rows=7))
-        stats = train_adjacent_sentences(encoder, corpus, cfg, log_path=tmp_path / f"{fit}.csv", progress=False,
-                                         step_function=step)
+        stats = train_adjacent_sentences(encoder, corpus, cfg, "cosine", CPU, log_path=tmp_path / f"{fit}.csv",
+                                         progress=False, step_function=step)
         got[fit] = (encoder.embedding.weight.detach().numpy().copy(), stats,
                     [r.split(",") for r in (tmp_path / f"{fit}.csv").read_text().splitlines()])
     (compiled_w, compiled_stats, compiled_log), (kernel_w, kernel_stats, kernel_log) = got["compiled"], got["kernels"]
@@ -332,24 +372,23 @@ def test_the_fused_adagrad_step_is_torchs_nws_step_on_the_same_tuples(tmp_path, 
 
     corpus, v = _toy_corpus(30)
     vectors = np.random.default_rng(4).normal(size=(v, 16)).astype(np.float32)
-    cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="adagrad", lr=0.05, lr_floor=1.0,
-                                 similarity="dot", log_every=5, seed=2, device="cpu", negatives=negatives)
+    cfg = nws(neg=2, batch_size=10, epochs=2, optimizer="adagrad", lr=0.05, lr_floor=1.0, log_every=5, seed=2,
+              device="cpu", negatives=negatives)
     got = {}
     for fit in ("torch", "fused"):
-        saliences, stats = train_neural_word_salience(corpus, vectors, cfg, log_path=tmp_path / f"{fit}.csv",
-                                                      progress=False, fit=fit)
+        saliences, stats = train_neural_word_salience(corpus, vectors, cfg.model_copy(update={"fit": fit}),
+                                                      log_path=tmp_path / f"{fit}.csv", progress=False)
         got[fit] = (saliences, stats, (tmp_path / f"{fit}.csv").read_text().splitlines())
         assert stats["fit"] == fit
     (torch_q, torch_stats, torch_log), (fused_q, fused_stats, fused_log) = got["torch"], got["fused"]
-    start = SalienceEncoder(vectors, seed=2).saliences.detach().numpy()
+    start = SalienceEncoder(vectors, init_low=cfg.init_low, init_high=cfg.init_high, seed=2).saliences.detach().numpy()
     assert np.abs(torch_q - start).max() > 0.2  # training moved the saliences …
     assert np.abs(fused_q - torch_q).max() < 1e-5  # … and both fits moved them alike
     assert fused_stats["final_loss"] == pytest.approx(torch_stats["final_loss"], abs=1e-5)
     assert [r.split(",")[:3] + r.split(",")[4:] for r in fused_log] == [r.split(",")[:3] + r.split(",")[4:]
                                                                        for r in torch_log]
-    with pytest.raises(SentembError, match="the fused fit is optimizer 'adagrad' on the CPU"):
-        train_neural_word_salience(corpus, vectors, AdjacentSentenceConfig(optimizer="sgd", similarity="dot",
-                                                                           device="cpu"), progress=False, fit="fused")
+    with pytest.raises(SentembError, match=r"nws\.fit: the fused fit is optimizer 'adagrad' on the CPU"):
+        train_neural_word_salience(corpus, vectors, nws(optimizer="sgd", device="cpu", fit="fused"), progress=False)
 
 
 def test_the_fused_adagrad_step_writes_the_same_bytes_with_any_number_of_threads():
@@ -451,9 +490,9 @@ def _siamese_toy_run():
     from sentemb.siamese_cbow.train import train_siamese_cbow
 
     corpus, v = _toy_corpus(30)
-    cfg = AdjacentSentenceConfig(neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
-                                 sgd_decay_epochs=5, max_length=4, log_every=5, seed=2, device="cpu")
-    return train_siamese_cbow(corpus, v, cfg, dim=16, progress=False, fit="torch")
+    cfg = siamese(dim=16, init_std=0.01, neg=2, batch_size=10, epochs=2, optimizer="sgd", sgd_lr_sum=40.0,
+                  sgd_decay_epochs=5, max_length=4, log_every=5, seed=2, device="cpu", fit="torch")
+    return train_siamese_cbow(corpus, v, cfg, progress=False)
 
 
 def torchrun(kind: str, out: Path) -> dict:
@@ -483,7 +522,7 @@ def test_siamese_cbow_under_torchrun_is_the_single_process_step(tmp_path):
 
 SQRT_ON_TWO_THREADS = textwrap.dedent("""
     import numpy as np, torch
-    from sentemb.cpu import settle_sqrt
+    from sentemb.core.runtime.threads import settle_sqrt
     settle_sqrt()
     x = torch.from_numpy(np.random.default_rng(0).random(200_000).astype(np.float32) + 0.01)
     torch.set_num_threads(2)
@@ -494,9 +533,9 @@ SQRT_ON_TWO_THREADS = textwrap.dedent("""
 
 
 def test_torch_sqrt_on_two_threads_is_the_one_thread_root_after_settle_sqrt():
-    """sentemb.cpu: a process's first square root split across 2 threads was sometimes low-accuracy on the second
-    thread's half (here in 16 of 90 fresh processes without :func:`settle_sqrt`, in none of 100 with it). Eight fresh
-    processes, each with its first parallel root after ``settle_sqrt``: every element as on one thread."""
+    """sentemb.core.runtime.threads: a process's first square root split across 2 threads was sometimes low-accuracy on
+    the second thread's half (here in 16 of 90 fresh processes without :func:`settle_sqrt`, in none of 100 with it).
+    Eight fresh processes, each with its first parallel root after ``settle_sqrt``: every element as on one thread."""
     for _ in range(8):
         res = subprocess.run([sys.executable, "-c", SQRT_ON_TWO_THREADS], capture_output=True, text=True, check=True)
         assert res.stdout.strip() == "0", res.stdout + res.stderr

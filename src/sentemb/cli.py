@@ -1,57 +1,65 @@
-"""The ``sentemb`` command: compare, embed, search, export and evaluate saved models (sentemb.toolkit)."""
+"""The ``sentemb`` command: compare, embed, search, export and evaluate saved models (:mod:`sentemb.inference`).
+
+Every command prints bad input as one ``error: …`` line (exit 1), Ctrl-C as ``interrupted`` (exit 130) and SIGTERM as
+``terminated`` (exit 143), without a traceback (:func:`sentemb.core.errors.exit_on_error`).
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
+import click
 import typer
 
-from sentemb.errors import SentembError
+from sentemb.core.errors import SentembError, exit_on_error
 
 app = typer.Typer(help="Averaging-based sentence encoders scored on the SemEval STS benchmarks.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 
 
-def _fail(e: SentembError) -> None:
-    typer.echo(f"error: {e}", err=True)
-    raise typer.Exit(1)
+def one_line_errors(command: Callable) -> Callable:
+    """A command whose SentembError becomes ``error: …`` on stderr and exit status 1."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except SentembError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(1) from None
+
+    return run
+
+
+def _load(model: Path):
+    from sentemb.core.models import load_model
+
+    return load_model(model)
 
 
 @app.command(epilog="Example: sentemb similarity models/siamese_cbow \"A man plays guitar.\" \"A man sings.\"")
+@one_line_errors
 def similarity(
     model: Annotated[Path, typer.Argument(help="model directory, e.g. models/siamese_cbow")],
     sentence1: str,
     sentence2: str,
 ) -> None:
     """Cosine similarity of two sentences' embeddings (0 when either has no known word)."""
-    from sentemb.evaluation.sts import cosine_scores
-    from sentemb.models import load_model
-    from sentemb.toolkit import refuse_per_set_component
+    from sentemb.core.evaluation.sts import cosine_scores
+    from sentemb.inference.files import refuse_per_set_component
 
-    try:
-        m = load_model(model)
-    except SentembError as e:
-        _fail(e)
-    try:
-        refuse_per_set_component(m, model, "with two sentences that component is meaningless")
-    except SentembError as e:
-        _fail(e)
+    m = _load(model)
+    refuse_per_set_component(m, model, "with two sentences that component is meaningless")
     emb = m.encode([sentence1, sentence2])
     score, undefined = cosine_scores(emb[:1], emb[1:])
     typer.echo(f"{score[0]:.4f}" + ("  (a sentence has no word in the model's vocabulary)" if undefined[0] else ""))
 
 
-def _load(model: Path):
-    from sentemb.models import load_model
-
-    try:
-        return load_model(model)
-    except SentembError as e:
-        _fail(e)
-
-
 @app.command(epilog="Example: sentemb embed models/para-gran sentences.txt -o sentences.npy")
+@one_line_errors
 def embed(
     model: Annotated[Path, typer.Argument(help="model directory, e.g. models/para-gran")],
     file: Annotated[str, typer.Argument(help="UTF-8 text, one sentence a line; - reads standard input")],
@@ -60,31 +68,22 @@ def embed(
     batch_size: Annotated[int, typer.Option(min=1, help="sentences encoded at a time")] = 10_000,
 ) -> None:
     """Embed a file of sentences into a .npy array, float32 of shape (n, dim), streaming in batches."""
-    from sentemb.toolkit import embed_lines, read_lines
+    from sentemb.inference.files import embed_lines, read_lines
 
     if output is None:
         if file == "-":
-            _fail(SentembError("reading standard input: name the output with -o/--output"))
+            raise SentembError("reading standard input: name the output with -o/--output")
         output = Path(file).with_suffix(".npy")
     m = _load(model)
-    try:
-        n = embed_lines(m, read_lines(file), output, batch_size, model_name=model)
-    except SentembError as e:
-        _fail(e)
+    n, zero = embed_lines(m, read_lines(file), output, batch_size, model_name=model)
     typer.echo(f"{n} sentences → {output} ({n} × {m.dim} float32)")
-
-
-@app.command(hidden=True)
-def encode(
-    model: Annotated[Path, typer.Argument(help="model directory")],
-    output: Annotated[Path, typer.Option("--output", "-o", help=".npy file for the (n, dim) float32 embeddings")],
-    input: Annotated[Path | None, typer.Option("--input", "-i", help="one sentence a line (default: stdin)")] = None,
-) -> None:
-    """The former name of ``embed`` (kept for scripts): sentemb encode MODEL -i FILE -o OUT."""
-    embed(model, str(input) if input else "-", output)
+    if zero:
+        typer.echo(f"warning: {zero} of the {n} lines (blank ones included) have no word the model knows: their rows "
+                   "are zeros", err=True)
 
 
 @app.command(epilog="Example: sentemb nearest models/para-gran \"a man plays the guitar\" --corpus sentences.txt -k 5")
+@one_line_errors
 def nearest(
     model: Annotated[Path, typer.Argument(help="model directory")],
     query: Annotated[str, typer.Argument(help="the query sentence")],
@@ -92,53 +91,43 @@ def nearest(
     k: Annotated[int, typer.Option("-k", min=1, help="neighbours to print")] = 10,
 ) -> None:
     """The k sentences of a file nearest to a query, by cosine similarity of the model's embeddings."""
-    from sentemb.toolkit import nearest_sentences, read_lines
+    from sentemb.inference.files import read_lines
+    from sentemb.inference.neighbours import nearest_sentences
 
-    m = _load(model)
-    try:
-        rows = nearest_sentences(m, query, read_lines(corpus), k, model_name=model)
-    except SentembError as e:
-        _fail(e)
-    for cos, line, sentence in rows:
+    for cos, line, sentence in nearest_sentences(_load(model), query, read_lines(corpus), k, model_name=model):
         typer.echo(f"{cos:.4f}\t{line}\t{sentence}")
 
 
-@app.command("nearest-words", epilog="Example: sentemb nearest-words models/word2vec-cbow guitar -k 5")
+@app.command("nearest-words", epilog="Example: sentemb nearest-words models/word2vec-cbow king -k 5")
+@one_line_errors
 def nearest_words(
     model: Annotated[Path, typer.Argument(help="model directory of a model with word vectors")],
     word: Annotated[str, typer.Argument(help="a word of the model's vocabulary (as its tokeniser writes it)")],
     k: Annotated[int, typer.Option("-k", min=1, help="neighbours to print")] = 10,
 ) -> None:
     """The k words nearest to a word, by cosine similarity of the model's word vectors (gensim most_similar)."""
-    from sentemb.toolkit import word_vectors
+    from sentemb.inference.neighbours import nearest_words as nearest
 
-    try:
-        vectors, _ = word_vectors(_load(model), model)
-        if word not in vectors.key_to_index:
-            raise SentembError(f"{model}: {word!r} is not in the model's vocabulary of {len(vectors)} words")
-    except SentembError as e:
-        _fail(e)
-    for other, cos in vectors.most_similar(word, topn=k):
+    for cos, other in nearest(_load(model), word, k, model_name=model):
         typer.echo(f"{cos:.4f}\t{other}")
 
 
 @app.command(epilog="Example: sentemb export models/glove-nws glove-nws.txt")
+@one_line_errors
 def export(
     model: Annotated[Path, typer.Argument(help="model directory of a model with word vectors")],
     output: Annotated[Path, typer.Argument(help="the word2vec-format file to write")],
     binary: Annotated[bool, typer.Option(help="the binary word2vec format instead of text")] = False,
 ) -> None:
     """Write a model's word vectors in the word2vec format (weighted models: the weights baked into the vectors)."""
-    from sentemb.toolkit import export_word2vec
+    from sentemb.inference.export import export_word2vec
 
-    try:
-        what = export_word2vec(_load(model), output, binary, model_name=model)
-    except SentembError as e:
-        _fail(e)
-    typer.echo(f"{output}: {what}")
+    typer.echo(f"{output}: {export_word2vec(_load(model), output, binary, model_name=model)}")
 
 
-@app.command(epilog="Example: sentemb evaluate models/glove-nws --benchmark STS16 --benchmark SICK-R")
+@app.command(epilog="Examples: sentemb evaluate models/glove-nws --benchmark STS16 --benchmark SICK-R\n\n"
+                    "sentemb evaluate models/para-gran --pairs my_pairs.tsv --scale 0 5")
+@one_line_errors
 def evaluate(
     model: Annotated[Path, typer.Argument(help="model directory")],
     data: Annotated[
@@ -147,43 +136,50 @@ def evaluate(
     benchmark: Annotated[
         list[str] | None, typer.Option(help="STS12 … STS16, SICK-R, STS-B, PIT-2015 (repeatable; default all)")
     ] = None,
+    pairs: Annotated[Path | None, typer.Option(
+        help="your own pairs instead: UTF-8 lines sentence1<TAB>sentence2<TAB>gold, an optional header line")] = None,
+    scale: Annotated[tuple[float, float] | None, typer.Option(
+        help="the gold scale of --pairs, LOW HIGH (every score is checked against it; default: the scores' range)")
+    ] = None,
 ) -> None:
-    """Score a model on the STS benchmarks and print Pearson/Spearman ×100 per dataset."""
-    from sentemb.data.benchmarks import BENCHMARKS, load_benchmarks
-    from sentemb.evaluation.sts import evaluate as run_eval
-    from sentemb.models import load_model
+    """Score a model on STS benchmarks, or on your own scored pairs, and print Pearson/Spearman ×100 per dataset."""
+    from sentemb.core.data.benchmarks import BENCHMARKS, load_benchmarks, read_pairs_tsv
+    from sentemb.core.evaluation.sts import evaluate as run_eval
 
+    if pairs is not None and benchmark:
+        raise SentembError("--pairs and --benchmark: give one or the other")
+    if scale is not None and pairs is None:
+        raise SentembError("--scale applies to --pairs")
     unknown = [b for b in benchmark or [] if b not in BENCHMARKS]
     if unknown:
-        _fail(SentembError(f"--benchmark: unknown benchmark {unknown[0]!r} (expected one of {', '.join(BENCHMARKS)})"))
-    try:
-        ev = run_eval(load_model(model), load_benchmarks(data, benchmark or BENCHMARKS))
-    except SentembError as e:
-        _fail(e)
+        raise SentembError(f"--benchmark: unknown benchmark {unknown[0]!r} (expected one of {', '.join(BENCHMARKS)})")
+    datasets = [read_pairs_tsv(pairs, scale)] if pairs is not None else load_benchmarks(data, benchmark or BENCHMARKS)
+    if pairs is not None:
+        gold = datasets[0].gold
+        low, high = scale or (gold.min(), gold.max())
+        typer.echo(f"{pairs}: {len(gold)} pairs, gold scale [{low:g}, {high:g}] "
+                   f"({'--scale' if scale else 'the range of the scores; --scale LOW HIGH to check against yours'})",
+                   err=True)
+    ev = run_eval(_load(model), datasets)
     typer.echo(ev.datasets.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
 
 
-@app.command(epilog="Example: dvc exp run $(sentemb profile quick)")
-def profile(
-    name: Annotated[str, typer.Argument(help="a profile of profiles/ (quick) or the path of a profile file")],
-    params: Annotated[Path, typer.Option(help="the params file the overrides must fit")] = Path("params.yaml"),
-) -> None:
-    """Print a run profile's overrides as `-S key=value` arguments for `dvc exp run`, each checked against
-    params.yaml."""
-    import yaml
+def main() -> None:
+    """The ``sentemb`` entry point: the commands above, with Ctrl-C and SIGTERM as one line each."""
 
-    from sentemb.profile import apply_profile, profile_path, read_profile, set_param_args
+    def run() -> None:
+        try:
+            status = app(standalone_mode=False)  # click returns the status of typer.Exit in this mode
+        except click.exceptions.Abort:  # click's form of Ctrl-C
+            raise KeyboardInterrupt from None
+        except click.ClickException as e:  # a usage error
+            e.show()
+            raise SystemExit(e.exit_code) from None
+        if isinstance(status, int) and status:
+            raise SystemExit(status)
 
-    try:
-        overrides = read_profile(name)
-        if not params.is_file():
-            raise SentembError(f"{params}: missing params file (run from the repository root)")
-        apply_profile(yaml.safe_load(params.read_text(encoding="utf-8")) or {}, overrides,
-                      where=str(profile_path(name)))
-        typer.echo(" ".join(set_param_args(overrides)))
-    except SentembError as e:
-        _fail(e)
+    exit_on_error(run)
 
 
 if __name__ == "__main__":
-    app()
+    main()

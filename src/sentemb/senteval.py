@@ -15,7 +15,7 @@ object with ``encode(list[str]) -> ndarray`` already loaded). Tokens are joined 
 tokenises that string with its own tokeniser.
 
 SentEval tokenises its STS files (Moses-style, in its own data preparation) before the batcher sees them, while the
-pipeline's evaluation (:mod:`sentemb.evaluation.sts`) gives each model the raw official text: the two token streams
+pipeline's evaluation (:mod:`sentemb.core.evaluation.sts`) gives each model the raw official text: the two token streams
 differ (clitics, quotes, hyphens), and scores can differ by several points per dataset. Compare numbers from one
 harness only.
 """
@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from sentemb.errors import SentembError
-from sentemb.models import load_model
-from sentemb.toolkit import refuse_per_set_component
+from sentemb.core.errors import SentembError
+from sentemb.core.models import load_model
+from sentemb.inference.files import refuse_per_set_component
 
 MODEL_KEY = "sentemb_model"
 ENCODER_KEY = "sentemb_encoder"

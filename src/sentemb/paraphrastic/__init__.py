@@ -1,8 +1,10 @@
-"""Paraphrastic sentence encoders: Paragram-phrase (Wieting et al., ICLR 2016) and GRAN / LSTMAVG (Wieting & Gimpel,
-ACL 2017), trained on paraphrase pairs with a margin loss and in-batch negatives.
+"""The paraphrastic encoders of Wieting et al. 2016 (Paragram-phrase: AVG, PROJ, DAN, RNN, LSTM) and Wieting & Gimpel
+2017 (LSTMAVG, GRAN and their variants), trained on paraphrase pairs with the margin loss and in-batch negatives.
 
-- :mod:`~sentemb.paraphrastic.composition`: the encoders (AVG, PROJ, DAN, RNN, LSTM, LSTMAVG, GRAN and variants).
-- :mod:`~sentemb.paraphrastic.training`: the margin loss, MAX/MIX/RAND negatives, scrambling, training with
-  checkpoint selection; PARAGRAM word vectors are the same training on PPDB word pairs.
-- :mod:`~sentemb.paraphrastic.model`: the saved paraphrastic model.
+- :mod:`.config`: the ``paraphrastic.NAME`` params section, and the composition a saved model records.
+- :mod:`.composition`: the encoders over padded batches of token ids; :mod:`.peephole`, :mod:`.peephole_cpu`,
+  :mod:`.gated_mean`: the LSTM's and GRAN's steps with their backward passes written out (compiled on the CPU).
+- :mod:`.training`: negatives, the margin loss, scrambling, the training loop and model selection.
+- :mod:`.data`: the pairs and selection data as token ids; :mod:`.model`: the saved model.
+- :mod:`.transfer`: an encoder built from a trained paraphrastic model or afresh, for the supervised task.
 """

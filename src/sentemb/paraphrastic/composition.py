@@ -25,8 +25,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from sentemb.data.corpus import distinct_sentences
-from sentemb.errors import SentembError
+from sentemb.core.data.corpus import distinct_sentences
+from sentemb.core.errors import SentembError
+from sentemb.paraphrastic.config import Composition
 from sentemb.paraphrastic.gated_mean import GatedMean
 from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, low_precision_mm, product_dtype
 
@@ -274,8 +275,8 @@ class CompositionEncoder(nn.Module):
         SentembError: ``vectors`` not 2-d, or a rate outside [0, 1).
     """
 
-    def __init__(self, vectors: torch.Tensor | np.ndarray, dropout: float = 0.0, word_dropout: float = 0.0,
-                 sparse: bool = False) -> None:
+    def __init__(self, vectors: torch.Tensor | np.ndarray, *, dropout: float, word_dropout: float,
+                 sparse: bool) -> None:
         super().__init__()
         vectors = torch.as_tensor(np.asarray(vectors, dtype=np.float32))
         if vectors.dim() != 2:
@@ -373,7 +374,7 @@ class DeepAveragingComposition(_MeanComposition):
     """DAN (Iyyer et al. 2015): the mean of the word vectors through ``layers`` tanh layers of width dim
     (Wieting et al. 2016 §3)."""
 
-    def __init__(self, vectors, layers: int = 1, **kwargs) -> None:
+    def __init__(self, vectors, *, layers: int, **kwargs) -> None:
         super().__init__(vectors, **kwargs)
         if layers < 1:
             raise SentembError(f"DAN: layers must be at least 1, got {layers}")
@@ -390,7 +391,7 @@ class RNNComposition(CompositionEncoder):
     """RNN: h_t = f(W_x x_t + W_h h_{t−1} + b), embedding = h at the last token; f = tanh, or the identity with W_h
     initialised to the identity matrix (Wieting et al. 2016 §3)."""
 
-    def __init__(self, vectors, activation: str = "tanh", **kwargs) -> None:
+    def __init__(self, vectors, *, activation: str, **kwargs) -> None:
         super().__init__(vectors, **kwargs)
         if activation not in ("tanh", "identity"):
             raise SentembError(f"RNN: activation must be 'tanh' or 'identity', got {activation!r}")
@@ -417,7 +418,7 @@ class _Recurrent(CompositionEncoder):
     states.
     """
 
-    def __init__(self, vectors, output_gate: bool = True, bidirectional: bool = False, combine: str = "sum",
+    def __init__(self, vectors, *, output_gate: bool, bidirectional: bool, combine: str,
                  **kwargs) -> None:
         super().__init__(vectors, **kwargs)
         if combine not in ("sum", "tanh"):
@@ -489,7 +490,7 @@ class GRANComposition(_Recurrent):
         SentembError: a variant outside 1-5.
     """
 
-    def __init__(self, vectors, variant: int = 1, **kwargs) -> None:
+    def __init__(self, vectors, *, variant: int, **kwargs) -> None:
         super().__init__(vectors, **kwargs)
         if variant not in (1, 2, 3, 4, 5):
             raise SentembError(f"GRAN: variant must be 1-5, got {variant}")
@@ -555,24 +556,12 @@ def encode_ids(encoder: CompositionEncoder, sentences: Sequence[np.ndarray], bat
     return out[index]
 
 
-# the arguments each encoder of COMPOSITIONS takes besides the word vectors, dropout and word_dropout
-ENCODER_ARGS = {"avg": (), "proj": (), "dan": ("layers",), "rnn": ("activation",),
-                "lstm": ("output_gate", "bidirectional", "combine"),
-                "lstmavg": ("output_gate", "bidirectional", "combine"),
-                "gran": ("output_gate", "bidirectional", "combine", "variant")}
+def build_composition(spec: Composition, vectors, sparse: bool) -> CompositionEncoder:
+    """The encoder ``spec`` names, over ``vectors`` (float (V, dim), the initial word embeddings).
 
-
-def build_composition(name: str, vectors, **kwargs) -> CompositionEncoder:
-    """Instantiate an encoder by name (``avg``, ``proj``, ``dan``, ``rnn``, ``lstm``, ``lstmavg``, ``gran``) with
-    its own arguments (``layers``; ``activation``; ``output_gate``, ``bidirectional``, ``combine``; ``variant``)
-    and the shared ``dropout``, ``word_dropout``, ``sparse``.
-
-    Raises:
-        SentembError: an unknown name or an argument the encoder does not take.
+    Args:
+        spec: the encoder, its own arguments and the two dropouts (:class:`~sentemb.paraphrastic.config.Composition`).
+        sparse: sparse gradients for the word embeddings (only the rows of a batch get one).
     """
-    if name not in COMPOSITIONS:
-        raise SentembError(f"unknown encoder {name!r}; known encoders: {', '.join(COMPOSITIONS)}")
-    try:
-        return COMPOSITIONS[name](vectors, **kwargs)
-    except TypeError as e:
-        raise SentembError(f"encoder {name!r}: {e}") from None
+    return COMPOSITIONS[spec.encoder](vectors, dropout=spec.dropout, word_dropout=spec.word_dropout, sparse=sparse,
+                                      **spec.arguments())

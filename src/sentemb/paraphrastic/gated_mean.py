@@ -35,7 +35,7 @@ class GatedMean(torch.autograd.Function):
         gate = torch.sigmoid(z)
         denom = packing.lengths.clamp(min=1).to(x.dtype)
         if x.device.type == "cpu":
-            from sentemb.cpu import numba_threads
+            from sentemb.core.runtime.threads import numba_threads
             from sentemb.paraphrastic.peephole_cpu import gated_mean_forward
 
             x, gate = x.contiguous(), gate.contiguous()
@@ -54,7 +54,7 @@ class GatedMean(torch.autograd.Function):
         x, gate, denom = ctx.saved_tensors
         sentence = ctx.packing.sentence
         if x.device.type == "cpu":
-            from sentemb.cpu import numba_threads
+            from sentemb.core.runtime.threads import numba_threads
             from sentemb.paraphrastic.peephole_cpu import gated_mean_backward
 
             grad_x, grad_z = torch.empty_like(x), torch.empty_like(x)

@@ -1,26 +1,48 @@
 """The saved paraphrastic model: a trained composition encoder over word vectors (Wieting et al. 2016; Wieting &
 Gimpel 2017), ``encode(sentences)`` like every saved model.
 
-It stores the word-vector rows it trained (``words.txt`` and the state dict ``encoder.pt``) and the path of the
+It stores the word-vector rows it trained (``words.txt``, one word a line) and the encoder's parameters
+(``encoder.safetensors``: the state dict, those rows included), and names in ``config["vectors"]`` the sibling
 word-averaging model it started from, whose other rows it reads back when loading.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 import torch
+from pydantic import Field, PositiveInt
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
 
-from sentemb.atomic import atomic_path
-from sentemb.errors import SentembError
-from sentemb.models import CONFIG, base_reference, base_vectors, model_text
+from sentemb.core.errors import SentembError
+from sentemb.core.models.format import (
+    ModelConfig,
+    model_config,
+    model_file,
+    sibling_model,
+    sibling_reference,
+    write_model,
+)
+from sentemb.core.models.word_averaging import load_word_vectors, save_word_averaging_model
+from sentemb.core.models.word_vectors import WordVectors
+from sentemb.core.text import TextConfig, cached_tokenize
 from sentemb.paraphrastic.composition import CompositionEncoder, build_composition, encode_ids
-from sentemb.text import TextConfig, cached_tokenize
+from sentemb.paraphrastic.config import Composition, ParaphrasticConfig
 
-STATE = "encoder.pt"
+STATE = "encoder.safetensors"
 WORDS = "words.txt"
+
+
+class ParaphrasticModelConfig(ModelConfig):
+    """``config.json`` of a paraphrastic model."""
+
+    type: Literal["paraphrastic"] = Field(description="the saved type")
+    composition: Composition
+    vectors: str = Field(description="the word-averaging model the word embeddings started from: ../NAME, a sibling")
+    dim: PositiveInt = Field(description="the embedding's dimension")
 
 
 class ParaphrasticModel:
@@ -46,52 +68,84 @@ class ParaphrasticModel:
 
 
 def save_paraphrastic_model(directory: str | Path, name: str, encoder: CompositionEncoder, words: list[str],
-                            encoder_name: str, encoder_args: dict, vectors_model: str | Path, text: TextConfig,
-                            info: dict | None = None) -> None:
-    """Write ``config.json``, ``words.txt`` (the trained rows, in order) and ``encoder.pt`` (the state dict:
-    composition parameters and those rows) into ``directory``, replacing it atomically. The other rows are read
-    from ``vectors_model`` (stored relative to ``directory``) when loading."""
-    directory = Path(directory)
-    rel = base_reference(directory, vectors_model)
-    with atomic_path(directory) as tmp:
-        tmp.mkdir(parents=True)
+                            composition: Composition, vectors_model: str | Path, text: TextConfig,
+                            info: dict[str, Any]) -> None:
+    """Write ``config.json``, ``words.txt`` (the trained rows, in order) and ``encoder.safetensors`` (the state dict:
+    composition parameters and those rows) into ``directory``, replacing it atomically. The other rows are read from
+    ``vectors_model``, a sibling of ``directory``, when loading.
+
+    Raises:
+        SentembError: ``vectors_model`` is not a sibling of ``directory``.
+    """
+    config = ParaphrasticModelConfig(type="paraphrastic", name=name, composition=composition, dim=encoder.dim,
+                                     vectors=sibling_reference(directory, vectors_model), text=text, info=info)
+
+    def files(tmp: Path) -> None:
         (tmp / WORDS).write_text("".join(w + "\n" for w in words), encoding="utf-8")
-        torch.save({k: v.detach().cpu() for k, v in encoder.state_dict().items()}, tmp / STATE)
-        config = {"name": name, "type": "paraphrastic", "loader": __name__, "encoder": encoder_name,
-                  "encoder_args": encoder_args, "vectors": rel, "words": WORDS,
-                  "state": STATE, "dim": encoder.dim,
-                  "text": text.to_dict()} | ({"info": info} if info else {})
-        (tmp / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        save_file({k: v.detach().cpu().contiguous() for k, v in encoder.state_dict().items()}, str(tmp / STATE))
+
+    write_model(directory, config.model_dump(), files)
+
+
+def save_trained_model(directory: str | Path, name: str, encoder: CompositionEncoder, words: list[str],
+                       rows: np.ndarray, config: ParaphrasticConfig, base: WordVectors, vectors_model: str | Path,
+                       text: TextConfig, info: dict[str, Any]) -> None:
+    """Save what a paraphrastic run trained (``encoder``, whose embedding rows are ``rows`` of ``base``, the words
+    ``words``): a sentence encoder as a paraphrastic model (:func:`save_paraphrastic_model`), PARAGRAM word vectors
+    (``config.pairs == "ppdb-lexical"``) as a word-averaging model, the base vectors with the trained rows
+    replaced."""
+    if config.pairs == "sentences":
+        save_paraphrastic_model(directory, name, encoder, words, config.composition(), vectors_model, text, info)
+        return
+    vectors = np.array(base.vectors, dtype=np.float32)
+    vectors[rows] = encoder.embedding.weight.detach().cpu().numpy()
+    save_word_averaging_model(directory, name, WordVectors(base.vocab, vectors), text, info)
+
+
+def load_state(path: Path) -> dict[str, torch.Tensor]:
+    """A safetensors file of tensors.
+
+    Raises:
+        SentembError: a truncated or foreign file, naming it.
+    """
+    try:
+        return load_file(str(path), device="cpu")
+    except (SafetensorError, OSError, ValueError) as e:
+        raise SentembError(f"{path}: not a safetensors file of the encoder's parameters ({e})") from None
 
 
 def load(directory: Path, config: dict) -> ParaphrasticModel:
-    """The loader of paraphrastic models (``"loader": "sentemb.paraphrastic.model"``): the encoder rebuilt over the
-    full vocabulary of the word-vector model it started from (``config["vectors"]``), the trained rows put back.
+    """The loader of ``paraphrastic`` models: the encoder rebuilt over the full vocabulary of the word-vector model it
+    started from (``config["vectors"]``), the trained rows put back.
 
     Raises:
-        SentembError: a missing or malformed file, a trained word absent from the base vectors, or a state that
-            does not fit the encoder.
+        SentembError: a bad config, a base that is not a sibling word-averaging model, a missing, truncated or foreign
+            file, a trained word absent from the base vectors, or parameters that do not fit the encoder.
     """
-    vectors = base_vectors(directory, config)
-    words_path, state_path = directory / config["words"], directory / config["state"]
-    for p in (words_path, state_path):
-        if not p.is_file():
-            raise SentembError(f"{p}: missing file of the paraphrastic model {directory}")
-    words = words_path.read_text(encoding="utf-8").split("\n")[:-1]
-    state = torch.load(state_path, map_location="cpu", weights_only=True)
-    trained = state.pop("embedding.weight")
-    if trained.shape[0] != len(words):
-        raise SentembError(f"{state_path}: {trained.shape[0]} embedding rows for {len(words)} words in {words_path}")
-    index = vectors.key_to_index
+    checked = model_config(ParaphrasticModelConfig, directory, config)
+    vectors = load_word_vectors(sibling_model(directory, checked.vectors), what=f"{directory}/config.json: vectors")
+    words_path, state_path = model_file(directory, WORDS), model_file(directory, STATE)
+    try:
+        words = words_path.read_text(encoding="utf-8").split("\n")[:-1]
+    except UnicodeDecodeError as e:
+        raise SentembError(f"{words_path}: not UTF-8 text ({e.reason})") from None
+    state = load_state(state_path)
+    trained = state.pop("embedding.weight", None)
+    if trained is None or trained.dim() != 2 or trained.shape != (len(words), vectors.dim):
+        got = "no embedding.weight" if trained is None else f"embedding.weight of shape {tuple(trained.shape)}"
+        raise SentembError(f"{state_path}: {got}, expected ({len(words)}, {vectors.dim}) for the words of "
+                           f"{words_path} over the {vectors.dim}-d vectors")
+    index = vectors.index
     missing = [w for w in words if w not in index]
     if missing:
         raise SentembError(f"{words_path}: {len(missing)} words are not in the base vectors, e.g. {missing[0]!r}")
     full = torch.from_numpy(np.array(vectors.vectors, dtype=np.float32))
-    full[torch.as_tensor([index[w] for w in words])] = trained.float()
-    encoder = build_composition(config["encoder"], full, **config.get("encoder_args", {}))
+    full[torch.as_tensor([index[w] for w in words], dtype=torch.int64)] = trained.float()
+    encoder = build_composition(checked.composition, full, sparse=False)
     state["embedding.weight"] = full
     try:
         encoder.load_state_dict(state)
     except RuntimeError as e:
-        raise SentembError(f"{state_path}: does not fit encoder {config['encoder']!r} ({e})") from None
-    return ParaphrasticModel(config.get("name", directory.name), encoder, dict(index), model_text(directory, config))
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise SentembError(f"{state_path}: does not fit encoder {checked.composition.encoder!r} ({reason})") from None
+    return ParaphrasticModel(checked.name, encoder, dict(index), checked.text)

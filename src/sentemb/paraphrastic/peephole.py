@@ -134,7 +134,7 @@ class PackedPeepholeLSTM(torch.autograd.Function):
         tensors = (gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole.detach().contiguous())
         cpu = gates.device.type == "cpu"
         if cpu:  # each step's element-wise part in one compiled pass; numba is imported only when it is needed
-            from sentemb.cpu import numba_threads
+            from sentemb.core.runtime.threads import numba_threads
             from sentemb.paraphrastic import peephole_cpu
 
             arrays = [t.numpy() for t in tensors]

@@ -75,7 +75,8 @@ def cell_backward(gates: np.ndarray, tanh_cells: np.ndarray, cells: np.ndarray, 
         peephole: (gates − 1, hidden): w_ci, w_cf and (with the output gate) w_co.
         start: step t's first row; previous: step t − 1's first row, or −1 at the first step (c_0 = 0).
         n: n_t. output_gate: whether the gates include o_t.
-        threads: blocks of rows run at once (inside :func:`sentemb.cpu.numba_threads`, which sets numba's threads).
+        threads: blocks of rows run at once (inside :func:`sentemb.core.runtime.threads.numba_threads`, which sets
+        numba's threads).
     """
     args = (gates, tanh_cells, cells, grad_states, grad_h, grad_c, grad_z, peephole, gates.dtype.type(1), start,
             previous)

@@ -21,7 +21,7 @@ STS 2016 sets for the phrase models ("test" mode), SimLex-999's Spearman ρ for 
 With sparse word embeddings (the default on the CPU: ``sparse_embeddings``) a step touches only the rows of its
 batch: λw's term is taken over those rows (a "lazy" L2, as sparse SGD implementations do), and Adam becomes
 torch's SparseAdam on the embeddings (moments of a row updated when it occurs; its CPU step compiled, to the same
-bits: :class:`~sentemb.paraphrastic.sparse_adam.CompiledSparseAdam`). Dense embeddings give the papers'
+bits: :class:`~sentemb.core.optim.sparse.CompiledSparseAdam`). Dense embeddings give the papers'
 exact objective — the full-matrix λw term and plain Adam at every step — at the cost of passing over every trained
 row at every step (PARAGRAM: about 7 minutes an epoch on 2 CPU cores instead of under one).
 
@@ -38,7 +38,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -46,16 +46,17 @@ import torch
 import torch.nn.functional as F
 from tqdm.auto import tqdm
 
-from sentemb.atomic import atomic_open
-from sentemb.cpu import settle_sqrt
-from sentemb.device import local_device, resolve_device, world
-from sentemb.errors import SentembError
-from sentemb.evaluation.sts import correlations, cosine_scores
-from sentemb.evaluation.word_similarity import word_similarity, word_similarity_rows
-from sentemb.models import keyed_vectors
-from sentemb.optim import OPTIMIZERS, build_optimizer
+from sentemb.core.atomic import atomic_open
+from sentemb.core.errors import SentembError
+from sentemb.core.evaluation.sts import correlations, cosine_scores
+from sentemb.core.evaluation.word_similarity import word_similarity, word_similarity_rows
+from sentemb.core.models.word_vectors import WordVectors
+from sentemb.core.optim import build_optimizers
+from sentemb.core.runtime.device import resolve_device
+from sentemb.core.runtime.distributed import local_device, world
+from sentemb.core.runtime.threads import settle_sqrt
 from sentemb.paraphrastic.composition import CompositionEncoder, PaddedBatch, encode_ids
-from sentemb.paraphrastic.sparse_adam import CompiledSparseAdam
+from sentemb.paraphrastic.config import ParaphrasticConfig
 
 log = logging.getLogger(__name__)
 
@@ -132,76 +133,25 @@ def _sentence_keys(sentences: Sequence[np.ndarray]) -> np.ndarray:
     return np.fromiter((hash(s.tobytes()) for s in sentences), dtype=np.int64, count=len(sentences))
 
 
-@dataclass
-class ParaphraseConfig:
-    """Training settings (defaults: Wieting & Gimpel 2017 §4.1.1).
-
-    Attributes:
-        margin: δ.
-        negatives: ``max``, ``mix`` or ``rand``.
-        batch_size: pairs per mini-batch.
-        epochs: passes over the pairs.
-        optimizer: ``adam`` (Lasagne's, as the authors' code), ``adagrad`` (Lasagne's: ε under the root) or
-            ``adagrad_duchi`` (δ = 1e-4 added to the root, Wieting et al. 2015's PARAGRAM code):
-            :mod:`sentemb.optim`; lr its learning rate.
-        lambda_w: λw: (λw/2)‖W_w,initial − W_w‖² (summed over the trained rows), as the authors' code.
-        lambda_c: λc: (λc/2)‖W_c‖² over the composition parameters (never the embeddings).
-        scramble: probability of scrambling a pair.
-        grad_clip: clip the gradient's global norm to this (``None``: no clipping).
-        sparse_embeddings: lazy λw and sparse optimiser steps on the word embeddings (see the module docstring);
-            the encoder's embedding must have been built with ``sparse=True``.
-        evals_per_epoch: model-selection checkpoints per epoch (the last at the epoch's end).
-        seed: seeds batching, scrambling, dropout and negatives.
-        device: ``auto``, ``cpu`` or ``cuda``.
-        products: ``float32`` (the papers') or ``bfloat16``: the dtype of the recurrence's matrix products in
-            training (LSTM, LSTMAVG, GRAN; :mod:`sentemb.paraphrastic.peephole`); selection and the saved model use
-            float32.
-    """
-
-    margin: float = 0.4
-    negatives: str = "max"
-    batch_size: int = 100
-    epochs: int = 10
-    optimizer: str = "adam"
-    lr: float = 0.001
-    lambda_w: float = 0.0
-    lambda_c: float = 0.0
-    scramble: float = 0.0
-    grad_clip: float | None = None
-    sparse_embeddings: bool = True
-    evals_per_epoch: int = 4
-    seed: int = 1
-    device: str = "auto"
-    products: str = "float32"
-
-    def __post_init__(self) -> None:
-        if self.products not in PRODUCT_DTYPES:
-            raise SentembError(f"products: expected one of {sorted(PRODUCT_DTYPES)}, got {self.products!r}")
-        if self.negatives not in NEGATIVE_MODES:
-            raise SentembError(f"negatives: unknown mode {self.negatives!r} (expected one of {NEGATIVE_MODES})")
-        if self.optimizer not in OPTIMIZERS:
-            raise SentembError(f"optimizer: unknown {self.optimizer!r} (expected one of {OPTIMIZERS})")
-        if not 0 <= self.scramble <= 1:
-            raise SentembError(f"scramble: a probability in [0, 1], got {self.scramble}")
-
-
 def train_paraphrastic(
     encoder: CompositionEncoder,
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
-    config: ParaphraseConfig,
+    config: ParaphrasticConfig,
     select: Callable[[CompositionEncoder], dict[str, float]],
-    select_key: str,
     log_path: str | Path | None = None,
 ) -> dict:
-    """Minimise Eq. 2 over ``pairs`` and keep the checkpoint with the highest ``select(encoder)[select_key]``.
+    """Minimise Eq. 2 over ``pairs`` and keep the checkpoint with the highest ``select(encoder)[config.select]``.
 
     Args:
         encoder: its ``embedding`` holds W_w,initial on entry.
         pairs: (ids1, ids2) per pair, int64 arrays of row indices into ``encoder.embedding``.
-        config: the settings.
-        select: scores the encoder (called in eval mode, without gradients) → {name: value}; every value is
-            logged at every checkpoint.
-        select_key: the score that selects the checkpoint (higher is better).
+        config: a ``paraphrastic.NAME`` section (:class:`~sentemb.paraphrastic.config.ParaphrasticConfig`): margin
+            δ, negatives (``max``, ``mix``, ``rand``), batches, epochs, optimiser (:mod:`sentemb.core.optim`), λw and
+            λc (each term (λ/2)‖·‖², as the authors' code), scrambling, gradient clipping, sparse embeddings,
+            checkpoints per epoch, seed (batching, scrambling, dropout and negatives), device and the products'
+            dtype (bfloat16: the recurrence's products in training; selection and the saved model are float32).
+        select: scores the encoder (called in eval mode, without gradients) → {name: value}, ``config.select``
+            among them (higher is better); every value is logged at every checkpoint.
         log_path: CSV of ``step, epoch, pairs_seen, loss`` and the scores, one row per checkpoint (written
             atomically at the end; each checkpoint is also logged as it happens).
 
@@ -211,9 +161,9 @@ def train_paraphrastic(
         alone), ``seconds`` (with the selection), ``device`` and ``config``. ``encoder`` is left with the selected
         checkpoint's parameters, on the CPU.
 
-    Under ``torchrun`` (a process group up, :func:`sentemb.device.init_distributed`) the encoder is wrapped in
-    ``DistributedDataParallel``: each process trains on mini-batches of its own (every process draws the same order
-    of pairs; process r takes batches r, r + P, r + 2P … of it, and the batches left over at an epoch's end are
+    Under ``torchrun`` (a process group up, :func:`sentemb.core.runtime.distributed.init_distributed`) the encoder is
+    wrapped in ``DistributedDataParallel``: each process trains on mini-batches of its own (every process draws the same
+    order of pairs; process r takes batches r, r + P, r + 2P … of it, and the batches left over at an epoch's end are
     skipped), so the negatives are still chosen inside a mini-batch of ``batch_size`` pairs, as in the papers, and
     one update averages P mini-batches' gradients (P times fewer, larger steps an epoch). Sparse embedding gradients
     are all-reduced by Gloo (CPU); on GPUs (NCCL) use ``sparse_embeddings: false``. Every process selects the same
@@ -228,9 +178,10 @@ def train_paraphrastic(
     if encoder.embedding.sparse != config.sparse_embeddings:
         raise SentembError(f"paraphrastic training: sparse_embeddings is {config.sparse_embeddings} but the "
                            f"encoder's embedding has sparse={encoder.embedding.sparse}")
+    select_key = config.select
     device = local_device(resolve_device(config.device))
     rank, processes = world()
-    settle_sqrt()  # Adam's and SparseAdam's square roots, the same on several threads (sentemb.cpu)
+    settle_sqrt()  # Adam's and SparseAdam's square roots, the same on several threads (sentemb.core.runtime.threads)
     if processes > 1 and device.type == "cuda" and config.sparse_embeddings:
         raise SentembError("paraphrastic training under torchrun on GPUs: NCCL cannot all-reduce sparse gradients; "
                            "set sparse_embeddings: false")
@@ -249,14 +200,9 @@ def train_paraphrastic(
     initial = encoder.embedding.weight.detach().clone()
     composition = encoder.composition_parameters()
     params = list(encoder.parameters())
-    if config.optimizer != "adam":  # the AdaGrads take sparse and dense gradients alike
-        torch.sparse.check_sparse_tensor_invariants.disable()  # explicit, as torch asks (else a warning a process)
-        optimizers = [build_optimizer(config.optimizer, params, config.lr)]
-    elif config.sparse_embeddings:  # torch's SparseAdam (compiled on the CPU), whose ε is where Lasagne's is
-        optimizers = [CompiledSparseAdam([encoder.embedding.weight], lr=config.lr)]
-        optimizers += [build_optimizer("adam", composition, config.lr)] if composition else []
-    else:
-        optimizers = [build_optimizer("adam", params, config.lr)]
+    embedding = [encoder.embedding.weight]
+    optimizers = (build_optimizers(config.optimizer, composition, embedding, config.lr) if config.sparse_embeddings
+                  else build_optimizers(config.optimizer, embedding + composition, [], config.lr))
     n = len(pairs)
     batches = math.ceil(n / config.batch_size) // processes  # under torchrun: whole rounds of one batch a process
     if batches == 0:
@@ -334,7 +280,8 @@ def train_paraphrastic(
                         if k not in ("step", "epoch", "pairs_seen", "loss")},
             "pairs_per_second": round(seen / max(train_seconds, 1e-9), 1), "seconds": round(seconds, 1),
             "train_seconds": round(train_seconds, 1),
-            "device": str(device) + (f" × {processes} processes" if processes > 1 else ""), "config": asdict(config)}
+            "device": str(device) + (f" × {processes} processes" if processes > 1 else ""),
+            "config": config.model_dump()}
 
 
 def clip_grad_norm(params: Sequence[torch.nn.Parameter], max_norm: float) -> float:
@@ -393,7 +340,7 @@ def sts_selector(sets: Sequence[IdPairs], groups: dict[str, Sequence[str]]
 
 def word_similarity_selector(words: Sequence[str]) -> Callable[[CompositionEncoder], dict[str, float]]:
     """A ``select`` scoring word vectors: Spearman ρ ×100 on SimLex-999 and WordSim-353 through gensim's
-    ``evaluate_word_pairs`` (:func:`sentemb.evaluation.word_similarity.word_similarity`), pairs with a word
+    ``evaluate_word_pairs`` (:func:`sentemb.core.evaluation.word_similarity.word_similarity`), pairs with a word
     outside ``words`` skipped.
 
     Args:
@@ -404,7 +351,7 @@ def word_similarity_selector(words: Sequence[str]) -> Callable[[CompositionEncod
 
     def select(encoder: CompositionEncoder) -> dict[str, float]:
         w = encoder.embedding.weight.detach()[torch.from_numpy(rows)].float().cpu().numpy()
-        scores = word_similarity(keyed_vectors(scored, np.zeros(len(rows), dtype=np.int64), w))
+        scores = word_similarity(WordVectors.from_arrays(scored, np.zeros(len(rows), dtype=np.int64), w))
         return {name: s["spearman"] for name, s in scores.items()}
 
     return select

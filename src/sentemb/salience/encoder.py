@@ -8,8 +8,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from sentemb.adjacent import TokenBatch
-from sentemb.errors import SentembError
+from sentemb.adjacent_sentences.batch import TokenBatch
+from sentemb.core.errors import SentembError
 
 
 class SalienceEncoder(nn.Module):
@@ -28,7 +28,7 @@ class SalienceEncoder(nn.Module):
         SentembError: ``vectors`` not 2-d, or ``init_high`` < ``init_low``.
     """
 
-    def __init__(self, vectors: torch.Tensor | np.ndarray, init_low: float = 0.0, init_high: float = 1.0,
+    def __init__(self, vectors: torch.Tensor | np.ndarray, *, init_low: float, init_high: float,
                  sparse: bool = True, seed: int | None = None) -> None:
         super().__init__()
         vectors = torch.as_tensor(np.asarray(vectors, dtype=np.float32))

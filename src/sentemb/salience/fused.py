@@ -2,10 +2,10 @@
 AdaGrad update of the saliences fused.
 
 The arithmetic is that of :class:`~sentemb.salience.encoder.SalienceEncoder` +
-:func:`~sentemb.adjacent.adjacent_sentence_loss` (inner product) + ``torch.optim.Adagrad`` on the saliences' sparse
-gradient (Bollegala et al. §3, Eq. 1-3): each sentence is the salience-weighted mean of its FIXED word vectors,
-s = (1/|S|) Σ_w q_w x_w; the softmax cross-entropy over (previous, next, negatives) is averaged over the centres;
-each salience's gradient is Σ over its tokens of x_w · (∂L/∂s) / |S|; and every salience with a gradient takes
+:func:`~sentemb.adjacent_sentences.loss.adjacent_sentence_loss` (inner product) + ``torch.optim.Adagrad`` on the
+saliences' sparse gradient (Bollegala et al. §3, Eq. 1-3): each sentence is the salience-weighted mean of its FIXED word
+vectors, s = (1/|S|) Σ_w q_w x_w; the softmax cross-entropy over (previous, next, negatives) is averaged over the
+centres; each salience's gradient is Σ over its tokens of x_w · (∂L/∂s) / |S|; and every salience with a gradient takes
 torch's AdaGrad step, G_w ← G_w + g_w², q_w ← q_w − lr · g_w / (√G_w + 1e-10) (Duchi et al. 2011; torch's ``eps``).
 torch builds, coalesces and adds a sparse gradient in a dozen kernels; this reads the batch's tokens from the corpus
 where they lie, twice (forward, and the saliences' gradient), without allocating per token.
@@ -22,8 +22,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sentemb.adjacent import clear_rows, softmax_cross_entropy, step_candidates
-from sentemb.cpu import numba_threads
+from sentemb.adjacent_sentences.kernels import clear_rows, softmax_cross_entropy
+from sentemb.adjacent_sentences.sampling import step_candidates
+from sentemb.core.runtime.threads import numba_threads
 
 ADAGRAD_EPS = 1e-10  # torch.optim.Adagrad's default eps, added to √G
 
@@ -137,15 +138,15 @@ def _adagrad_step(vectors, saliences, sums, tokens, starts, lengths, candidates,
 
 class FusedAdagrad:
     """Neural Word Salience's AdaGrad step over the saliences in place (a step function for
-    :func:`~sentemb.adjacent.train_adjacent_sentences`), torch's ``Adagrad`` (eps 1e-10, no decay) on the sparse
-    gradient.
+    :func:`~sentemb.adjacent_sentences.loop.train_adjacent_sentences`), torch's ``Adagrad`` (eps 1e-10, no decay) on the
+    sparse gradient.
 
     Args:
         vectors: float32, shape (V, dim), C-contiguous: the fixed word vectors x_w.
         saliences: float32, shape (V,), contiguous: q, updated in place (e.g. the encoder's salience weight as numpy,
             which shares its memory).
         threads: numba threads (the result does not depend on it); each step leaves torch's thread count as it was
-            (:func:`sentemb.cpu.numba_threads`).
+            (:func:`sentemb.core.runtime.threads.numba_threads`).
 
     Raises:
         ValueError: arrays of the wrong dtype, shape or layout.

@@ -2,25 +2,34 @@
 ISF/SIF baselines (Bollegala et al. Eq. 1; Arora et al. 2017 Algorithm 1).
 
 A weighted model stores only what it adds: a readable ``weights.tsv`` (word, weight, count), the common component
-when one is removed, and the path of the word-averaging model whose vectors it weights (``config["vectors"]``).
+(``component.npy``) when one is fitted once, and ``config["vectors"]``, the sibling word-averaging model whose vectors
+it weights (``../glove``: :func:`sentemb.core.models.format.sibling_model`).
 """
 
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from gensim.models import KeyedVectors
+from pydantic import Field
 
-from sentemb.atomic import atomic_path
-from sentemb.errors import SentembError
-from sentemb.models import CONFIG, WordAveragingModel, base_reference, base_vectors, model_text, segment_mean
+from sentemb.core.errors import SentembError
+from sentemb.core.models.format import (
+    ModelConfig,
+    model_config,
+    model_file,
+    sibling_model,
+    sibling_reference,
+    write_model,
+)
+from sentemb.core.models.word_averaging import WordAveragingModel, load_word_vectors, segment_mean
+from sentemb.core.models.word_vectors import WordVectors, load_array
+from sentemb.core.text import TextConfig
 from sentemb.salience.weighting import first_principal_component, remove_component
-from sentemb.text import TextConfig
 
 WEIGHTS = "weights.tsv"
 COMPONENT = "component.npy"
@@ -46,7 +55,7 @@ class WeightedAverageModel(WordAveragingModel):
         SentembError: weights of the wrong length, or a component missing for ``"corpus"``.
     """
 
-    def __init__(self, name: str, vectors: KeyedVectors, weights: np.ndarray, text: TextConfig,
+    def __init__(self, name: str, vectors: WordVectors, weights: np.ndarray, text: TextConfig,
                  component_fit: str = "none", component: np.ndarray | None = None) -> None:
         super().__init__(name, vectors, text)
         if len(weights) != len(vectors):
@@ -88,35 +97,46 @@ class WeightedAverageModel(WordAveragingModel):
         return segment_mean(self.vectors.vectors, ids, lengths, weights=self.weights)
 
 
+class WeightedAverageConfig(ModelConfig):
+    """``config.json`` of a weighted-average model."""
+
+    type: Literal["weighted_average"] = Field(description="the saved type")
+    vectors: str = Field(description="the word-averaging model whose vectors are weighted: ../NAME, a sibling")
+    weighting: str = Field(description="what the weights are: isf, isf-log, sif, sif-pc, nws")
+    component_fit: Literal["none", "corpus", "per_set"] = Field(
+        description="common-component removal: none; corpus (component.npy, fitted once); per_set (fitted on the "
+                    "sentences of each encode call)")
+
+
 def save_weighted_average_model(
     directory: str | Path, name: str, vectors_model: str | Path, words: list[str], weights: np.ndarray,
-    counts: np.ndarray, text: TextConfig, weighting: str, component_fit: str = "none",
-    component: np.ndarray | None = None, info: dict | None = None,
+    counts: np.ndarray, text: TextConfig, weighting: str, component_fit: str, info: dict[str, Any],
+    component: np.ndarray | None = None,
 ) -> None:
     """Write ``config.json``, ``weights.tsv`` (word, weight, count) and, for ``component_fit="corpus"``,
     ``component.npy`` into ``directory``, replacing it atomically.
 
     Args:
-        vectors_model: the word-averaging model directory whose vectors are weighted; stored relative to
-            ``directory``.
+        vectors_model: the word-averaging model directory whose vectors are weighted, a sibling of ``directory``.
         words, weights, counts: one row per word (any order; matched to the vectors by word when loading).
         weighting: what the weights are (``isf``, ``sif``, ``nws`` …), recorded in the config.
+        component: float32 (dim,), for ``component_fit="corpus"``.
+
+    Raises:
+        SentembError: ``vectors_model`` is not a sibling of ``directory``.
     """
-    directory = Path(directory)
-    rel = base_reference(directory, vectors_model)
-    with atomic_path(directory) as tmp:
-        tmp.mkdir(parents=True)
+    config = WeightedAverageConfig(type="weighted_average", name=name, vectors=sibling_reference(directory,
+                                   vectors_model), weighting=weighting, component_fit=component_fit, text=text,
+                                   info=info)
+
+    def files(tmp: Path) -> None:
         frame = pd.DataFrame({"word": words, "weight": np.asarray(weights, dtype=np.float64),
                               "count": np.asarray(counts, dtype=np.int64)})
         frame.to_csv(tmp / WEIGHTS, sep="\t", index=False, float_format="%.8g", quoting=csv.QUOTE_NONE)
         if component_fit == "corpus":
-            np.save(tmp / COMPONENT, np.asarray(component, dtype=np.float32))
-        config = {"name": name, "type": "weighted_average", "loader": __name__, "weighting": weighting,
-                  "vectors": rel,
-                  "weights": WEIGHTS, "component_fit": component_fit, "text": text.to_dict()}
-        config |= {"component": COMPONENT} if component_fit == "corpus" else {}
-        config |= {"info": info} if info else {}
-        (tmp / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+            np.save(tmp / COMPONENT, np.asarray(component, dtype=np.float32), allow_pickle=False)
+
+    write_model(directory, config.model_dump(), files)
 
 
 def read_weights(path: str | Path) -> pd.DataFrame:
@@ -138,19 +158,25 @@ def read_weights(path: str | Path) -> pd.DataFrame:
     return frame.assign(weight=weight)
 
 
-
-
-
 def load(directory: Path, config: dict) -> WeightedAverageModel:
-    """The loader of weighted-average models (``"loader": "sentemb.salience.model"``): the weights are matched to the
-    base vectors by word; a word without a vector is ignored, a vector without a weight gets 0."""
-    vectors = base_vectors(directory, config)
-    frame = read_weights(directory / config["weights"])
+    """The loader of ``weighted_average`` models: the weights are matched to the base vectors by word; a word without
+    a vector is ignored, a vector without a weight gets 0.
+
+    Raises:
+        SentembError: a bad config, a base that is not a sibling word-averaging model, a missing or malformed
+            weights file or component.
+    """
+    checked = model_config(WeightedAverageConfig, directory, config)
+    vectors = load_word_vectors(sibling_model(directory, checked.vectors), what=f"{directory}/config.json: vectors")
+    frame = read_weights(model_file(directory, WEIGHTS))
     weights = np.zeros(len(vectors), dtype=np.float32)
-    rows = frame["word"].map(vectors.key_to_index)
+    rows = frame["word"].map(vectors.index)
     known = rows.notna().to_numpy()
     weights[rows[known].astype(np.int64).to_numpy()] = frame["weight"].to_numpy()[known]
-    fit = config.get("component_fit", "none")
-    component = np.load(directory / config["component"]) if fit == "corpus" else None
-    return WeightedAverageModel(config.get("name", directory.name), vectors, weights, model_text(directory, config),
-                                fit, component)
+    component = None
+    if checked.component_fit == "corpus":
+        path = model_file(directory, COMPONENT)
+        component = np.asarray(load_array(path, f"a float32 component of {vectors.dim} values", mmap=False))
+        if component.shape != (vectors.dim,):
+            raise SentembError(f"{path}: shape {component.shape}, expected ({vectors.dim},)")
+    return WeightedAverageModel(checked.name, vectors, weights, checked.text, checked.component_fit, component)

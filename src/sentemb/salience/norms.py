@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sentemb.errors import SentembError
+from sentemb.core.errors import SentembError
 
 FILES = {
     "Warriner": "Ratings_Warriner_et_al.csv.xz",
@@ -136,3 +136,21 @@ def norm_correlations(words: list[str], scores: np.ndarray, norms: pd.DataFrame)
             r, p = float(res.statistic), float(res.pvalue)
         rows.append({"source": source, "norm": norm, "words": len(joined), "pearson": r, "p_value": p})
     return pd.DataFrame(rows)
+
+
+def norm_report(words: list[str], saliences: np.ndarray, counts: np.ndarray, norms: pd.DataFrame) -> dict:
+    """Pearson's r of the saliences with every norm (NWS paper Table 3), and of log word frequency over the same
+    words, for reference.
+
+    Args:
+        words, saliences, counts: the model's words, their learnt weights q_w and corpus counts (one row each).
+        norms: from :func:`load_norms`.
+
+    Returns:
+        ``{"SOURCE norm": {"pearson": r, "words": n, "pearson_log_frequency": r}}``, r rounded to 4 decimals.
+    """
+    ours = norm_correlations(words, saliences, norms)
+    frequency = norm_correlations(words, np.log(np.asarray(counts, dtype=np.float64)), norms)
+    return {f"{row['source']} {row['norm']}": {"pearson": round(row["pearson"], 4), "words": int(row["words"]),
+                                               "pearson_log_frequency": round(ref["pearson"], 4)}
+            for (_, row), (_, ref) in zip(ours.iterrows(), frequency.iterrows(), strict=True)}

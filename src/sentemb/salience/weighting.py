@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sentemb.errors import SentembError
+from sentemb.core.errors import SentembError
 
 WEIGHTINGS = ("isf", "isf-log", "sif", "sif-pc")
 
@@ -47,12 +47,12 @@ def log_isf_weights(sf: np.ndarray, n_sentences: int) -> np.ndarray:
     return np.log(ratio).astype(np.float32)
 
 
-def sif_weights(counts: np.ndarray, a: float = 1e-3) -> np.ndarray:
+def sif_weights(counts: np.ndarray, a: float) -> np.ndarray:
     """SIF = a / (a + p(w)), p(w) = count(w) / Σ counts (Arora et al. 2017, §4).
 
     Args:
         counts: int, shape (V,): corpus counts.
-        a: the smoothing parameter (the SIF paper's default 1e-3).
+        a: the smoothing parameter (``baselines.sif_a``; the SIF paper's default 1e-3).
 
     Raises:
         SentembError: ``a`` not positive, or no counts.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from sentemb.adjacent import TokenBatch
+from sentemb.adjacent_sentences.batch import TokenBatch
 
 
 class AverageEncoder(nn.Module):
@@ -22,7 +22,7 @@ class AverageEncoder(nn.Module):
     """
 
     def __init__(
-        self, vocab_size: int, dim: int, init_std: float = 0.01, sparse: bool = True, seed: int | None = None
+        self, vocab_size: int, dim: int, *, init_std: float, sparse: bool = True, seed: int | None = None
     ) -> None:
         super().__init__()
         self.embedding = nn.EmbeddingBag(vocab_size, dim, mode="mean", sparse=sparse)

@@ -1,13 +1,14 @@
 """One Siamese CBOW SGD step on the CPU as a single compiled pass (numba): forward, loss and sparse SGD update fused.
 
 The arithmetic is that of :class:`~sentemb.siamese_cbow.encoder.AverageEncoder` +
-:func:`~sentemb.adjacent.adjacent_sentence_loss` (cosine) + ``torch.optim.SGD`` on the embedding's sparse gradient
-(Kenter et al. 2016 §2.1-2.2, §3.4): every sentence of the batch is averaged with the weights before the step, the
-softmax cross-entropy over (previous, next, negatives) is averaged over the centres, and each word row then moves by
+:func:`~sentemb.adjacent_sentences.loss.adjacent_sentence_loss` (cosine) + ``torch.optim.SGD`` on the embedding's sparse
+gradient (Kenter et al. 2016 §2.1-2.2, §3.4): every sentence of the batch is averaged with the weights before the step,
+the softmax cross-entropy over (previous, next, negatives) is averaged over the centres, and each word row then moves by
 −lr × (its summed gradient). What torch does in a dozen kernels with a sparse gradient built, coalesced and added,
 this does in passes over the batch's token rows, read from the corpus where they lie, without allocating per token.
-With in-batch negatives (:func:`~sentemb.adjacent.in_batch_negatives`) the batch holds each sentence once and a
-sentence may be a candidate of several centres: the step is the same, on three sentences per centre instead of five.
+With in-batch negatives (:func:`~sentemb.adjacent_sentences.sampling.in_batch_negatives`) the batch holds each sentence
+once and a sentence may be a candidate of several centres: the step is the same, on three sentences per centre instead
+of five.
 
 Threads share the sentences of the forward pass and the centres of the loss (each centre writes the gradient of its
 own candidates; with in-batch negatives the threads share the sentences again, each summing its gradient over the
@@ -23,8 +24,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sentemb.adjacent import clear_rows, softmax_cross_entropy, step_candidates
-from sentemb.cpu import numba_threads
+from sentemb.adjacent_sentences.kernels import clear_rows, softmax_cross_entropy
+from sentemb.adjacent_sentences.sampling import step_candidates
+from sentemb.core.runtime.threads import numba_threads
 
 _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of the norms)
 
@@ -138,13 +140,13 @@ def _sgd_step(weights, tokens, starts, lengths, candidates, shared, ref_starts, 
 
 class FusedSGD:
     """Siamese CBOW's SGD step over a weight matrix in place (a step function for
-    :func:`~sentemb.adjacent.train_adjacent_sentences`).
+    :func:`~sentemb.adjacent_sentences.loop.train_adjacent_sentences`).
 
     Args:
         weights: float32, shape (V, dim), C-contiguous: updated in place (e.g. ``encoder.embedding.weight`` as
             numpy, which shares its memory).
         threads: numba threads (the result does not depend on it); each step leaves torch's thread count as it
-            was (:func:`sentemb.cpu.numba_threads`).
+            was (:func:`sentemb.core.runtime.threads.numba_threads`).
 
     Raises:
         ValueError: weights that are not a C-contiguous float32 matrix.
@@ -171,8 +173,8 @@ class FusedSGD:
             n_centre: centres in the batch.
             lr: the step's learning rate.
             negatives: int64, shape (n, n_centre): in-batch negatives
-                (:func:`~sentemb.adjacent.in_batch_negatives`), the row among the batch's sentences of each
-                centre's negatives; ``None``: the batch holds its negatives after the next sentences.
+                (:func:`~sentemb.adjacent_sentences.sampling.in_batch_negatives`), the row among the batch's
+                sentences of each centre's negatives; ``None``: the batch holds its negatives after the next sentences.
 
         Returns:
             The batch's mean loss (nats).
@@ -186,6 +188,6 @@ class FusedSGD:
         if self._coef.shape[0] < n_centre or self._coef.shape[1] < candidates.shape[1]:
             self._coef = np.empty((n_centre, candidates.shape[1], 3), dtype=np.float64)
         coef = self._coef[:n_centre, : candidates.shape[1]]
-        with numba_threads(self.threads):  # torch's thread count is left as it was (sentemb.cpu)
+        with numba_threads(self.threads):  # torch's thread count is left as it was (sentemb.core.runtime.threads)
             return float(_sgd_step(self.weights, tokens, starts, lengths, candidates, shared, ref_starts, refs, lr,
                                    self.threads, self._emb[:n_bags], self._grad[:n_bags], coef))

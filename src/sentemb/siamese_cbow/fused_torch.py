@@ -29,7 +29,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from sentemb.adjacent import candidate_rows
+from sentemb.adjacent_sentences.sampling import candidate_rows
 
 _EPS = 1e-8  # torch.nn.functional.cosine_similarity's eps (on the product of the norms), as the other fits
 _WARMUP = 3  # eager steps on a side stream before the capture (CUDA's advice for graphs; they are real steps)
@@ -37,7 +37,7 @@ _WARMUP = 3  # eager steps on a side stream before the capture (CUDA's advice fo
 
 class TorchFusedSGD:
     """Siamese CBOW's SGD step on any torch device (a step function for
-    :func:`~sentemb.adjacent.train_adjacent_sentences`), captured as a CUDA graph on CUDA.
+    :func:`~sentemb.adjacent_sentences.loop.train_adjacent_sentences`), captured as a CUDA graph on CUDA.
 
     The encoder's embedding becomes a view of this step's (V + ``pad_rows``, dim) matrix on ``device``, so the
     encoder sees every update (checkpoints, the returned vectors).

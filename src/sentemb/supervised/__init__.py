@@ -1,7 +1,8 @@
-"""Supervised semantic relatedness on top of any sentence encoder (Tai et al. 2015; Wieting & Gimpel 2017 §4.3).
+"""Supervised relatedness (Wieting & Gimpel 2017 §4.3, Tables 5, 6 and 8): a sentence encoder and Tai et al. 2015's head
+trained on STS 2012-2015 and SICK.
 
-- :mod:`~sentemb.supervised.similarity`: the relatedness head, the sparse score distribution and the KL loss.
-- :mod:`~sentemb.supervised.data`: SICK's splits and the 40 / 10 / 50 split of every STS 2012-2015 dataset.
-- :mod:`~sentemb.supervised.training`: training encoder and head with dev selection, in the three settings of
-  Wieting & Gimpel's Table 8 (random, initialised from the transfer model, and initialised + regularised to it).
+- :mod:`.config`: the ``supervised`` params section.
+- :mod:`.data`: the splits (STS per dataset 40/10/50, SICK's own).
+- :mod:`.similarity`: the head, the sparse target distribution and the KL loss (Tai et al. Eq. 6).
+- :mod:`.training`: training on one task with dev selection; :mod:`.tasks`: both tasks for one encoder.
 """

@@ -16,16 +16,18 @@ from pathlib import Path
 
 import numpy as np
 
-from sentemb.atomic import atomic_open
-from sentemb.data.benchmarks import STSDataset, read_sick
-from sentemb.errors import SentembError
+from sentemb.core.atomic import atomic_open, atomic_path
+from sentemb.core.data.benchmarks import KENTER_GROUPS, STSDataset, load_benchmarks, read_sick
+from sentemb.core.data.pairs import PAIRS_HEADER, match_key, read_pairs
+from sentemb.core.errors import SentembError
+from sentemb.supervised.config import SplitConfig
 
 SPLITS = ("train", "dev", "test")
 COLUMNS = ("set", "sentence1", "sentence2", "score")
 Row = tuple[str, str, str, float]
 
 
-def split_datasets(datasets: Sequence[STSDataset], fractions: tuple[float, float] = (0.4, 0.1), seed: int = 1
+def split_datasets(datasets: Sequence[STSDataset], fractions: tuple[float, float], seed: int
                    ) -> dict[str, list[Row]]:
     """Split each dataset's pairs into train / dev / test by a seeded permutation: the first ⌊f_train·n⌋ pairs of the
     permutation train, the next ⌊f_dev·n⌋ dev, the rest test (Wieting & Gimpel: 40 / 10 / 50).
@@ -109,3 +111,42 @@ def read_split(path: str | Path) -> list[Row]:
     if not rows:
         raise SentembError(f"{p}: no pairs")
     return rows
+
+
+DATASETS = {"sts": "STS", "sick": "SICK"}
+"""The supervised tasks: their folder under data/supervised and their name in the paper."""
+
+
+def build_supervised_data(raw: str | Path, config: SplitConfig, training_pairs: str | Path, out_dir: str | Path
+                          ) -> dict:
+    """The splits of both tasks, written atomically as ``OUT/{sts,sick}/{train,dev,test}.tsv``: STS 2012-2015 split
+    per dataset (:func:`split_datasets`), SICK's own (:func:`sick_splits`).
+
+    Args:
+        raw: the download stage's folder.
+        training_pairs: the paraphrastic training pairs (``data/pairs/train.tsv``); no test sentence may occur in them,
+            compared as the pairs stage compares sentences (:func:`~sentemb.core.data.pairs.match_key`: case and
+            punctuation ignored).
+
+    Returns:
+        The counts: for each task and split, its pairs and sets, and ``test_sentences_in_training_pairs`` (0).
+
+    Raises:
+        SentembError: a missing or malformed input, or a test sentence found in the training pairs.
+    """
+    data = {"sts": split_datasets(load_benchmarks(raw, KENTER_GROUPS), (config.train, config.dev), config.seed),
+            "sick": sick_splits(Path(raw) / "sick")}
+    trained = {match_key(s) for _, a, b in read_pairs(training_pairs, PAIRS_HEADER) for s in (a, b)}
+    for name, splits in data.items():
+        leaked = [s for _, a, b, _ in splits["test"] for s in (a, b) if match_key(s) in trained]
+        if leaked:
+            raise SentembError(f"{training_pairs}: {len(leaked)} {name} test sentences occur in the training pairs, "
+                               f"e.g. {leaked[0]!r}")
+    with atomic_path(out_dir) as tmp:
+        for name, splits in data.items():
+            (tmp / name).mkdir(parents=True)
+            for split, rows in splits.items():
+                write_split(tmp / name / f"{split}.tsv", rows)
+    counts = {name: {split: {"pairs": len(rows), "sets": len({r[0] for r in rows})} for split, rows in splits.items()}
+              for name, splits in data.items()}
+    return counts | {"test_sentences_in_training_pairs": 0}

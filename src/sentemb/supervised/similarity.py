@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from sentemb.errors import SentembError
+from sentemb.core.errors import SentembError
 
 
 def score_range(low: float, high: float) -> tuple[float, int]:

@@ -12,9 +12,9 @@ Gimpel's Table 8 differ only in the encoder's starting parameters and in the anc
 - ``universal``: initialised from the transfer model and every parameter pulled back to it (λw on the word vectors,
   λc on the composition).
 
-The optimiser is Adam as the authors' Lasagne computes it (:class:`~sentemb.optim.LasagneAdam`), which also adds the
-L2 terms' gradients (on the CPU in one compiled pass a parameter: the word vectors are dense, every row moves every
-step, as in the authors' code).
+The optimiser is Adam as the authors' Lasagne computes it (:class:`~sentemb.core.optim.lasagne.LasagneAdam`), which also
+adds the L2 terms' gradients (on the CPU in one compiled pass a parameter: the word vectors are dense, every row moves
+every step, as in the authors' code).
 Scrambling (shuffle the words of both sentences of a pair with probability p) and the encoder's own dropout and word
 dropout act during training, as in the transfer setting.
 """
@@ -26,7 +26,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -34,19 +34,16 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
-from sentemb.atomic import atomic_open
-from sentemb.cpu import settle_sqrt
-from sentemb.data.corpus import distinct_sentences
-from sentemb.device import resolve_device
-from sentemb.errors import SentembError
-from sentemb.evaluation.sts import correlations
-from sentemb.optim import LasagneAdam
+from sentemb.core.atomic import atomic_open
+from sentemb.core.data.corpus import distinct_sentences
+from sentemb.core.errors import SentembError
+from sentemb.core.evaluation.sts import correlations
+from sentemb.core.optim.lasagne import LasagneAdam
+from sentemb.core.runtime.threads import settle_sqrt
+from sentemb.supervised.config import Setting, TrainingConfig
 from sentemb.supervised.similarity import SimilarityHead, kl_loss, score_distribution
 
 log = logging.getLogger(__name__)
-
-SETTINGS = ("random", "initialised", "universal")
-
 
 @dataclass
 class ScoredPairs:
@@ -70,44 +67,6 @@ class ScoredPairs:
 
     def __len__(self) -> int:
         return len(self.scores)
-
-
-@dataclass
-class SupervisedConfig:
-    """Settings (defaults: Wieting & Gimpel 2017 §4.3 and the reference code's sim task).
-
-    Attributes:
-        k: number of score classes K.
-        hidden: size of h_s.
-        batch_size, epochs: mini-batches of pairs; passes over the training split.
-        lr: Adam's learning rate.
-        lambda_w, lambda_c: weights of the L2 terms on the word vectors and on the composition and head parameters
-            (each term (λ/2)‖θ − anchor‖², as the authors' code).
-        scramble: probability of shuffling the words of both sentences of a pair.
-        evals_per_epoch: dev evaluations (checkpoints) per epoch.
-        seed: seeds the head's initialisation, batching, scrambling and dropout.
-        device: ``auto``, ``cpu`` or ``cuda``.
-    """
-
-    k: int = 5
-    hidden: int = 50
-    batch_size: int = 25
-    epochs: int = 10
-    lr: float = 0.001
-    lambda_w: float = 0.0
-    lambda_c: float = 0.0
-    scramble: float = 0.0
-    evals_per_epoch: int = 1
-    seed: int = 1
-    device: str = "auto"
-
-    def __post_init__(self) -> None:
-        for name in ("k", "hidden", "batch_size", "epochs", "evals_per_epoch"):
-            if getattr(self, name) < (2 if name == "k" else 1):
-                raise SentembError(f"supervised: {name} must be at least {2 if name == 'k' else 1}, "
-                                   f"got {getattr(self, name)}")
-        if not 0 <= self.scramble <= 1:
-            raise SentembError(f"supervised: scramble is a probability in [0, 1], got {self.scramble}")
 
 
 def _scramble(s1: list[np.ndarray], s2: list[np.ndarray], rate: float, rng: np.random.Generator
@@ -139,9 +98,10 @@ def predict(encoder: nn.Module, embed: Callable, head: SimilarityHead, pairs: Sc
 
 
 def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], torch.Tensor],
-                     train: ScoredPairs, dev: ScoredPairs, test: ScoredPairs, config: SupervisedConfig,
-                     anchors: dict[str, torch.Tensor] | None = None, word_parameter: str = "embedding.weight",
-                     log_path: str | Path | None = None) -> dict:
+                     train: ScoredPairs, dev: ScoredPairs, test: ScoredPairs, config: TrainingConfig,
+                     setting: Setting, scramble: float, k: int, device: torch.device,
+                     anchors: dict[str, torch.Tensor] | None = None,
+                     word_parameter: str = "embedding.weight", log_path: str | Path | None = None) -> dict:
     """Minimise the mean KL(p ‖ p̂) over ``train`` plus the anchored L2 terms; keep the checkpoint with the best dev
     Pearson's r and report its test Pearson's r.
 
@@ -149,7 +109,12 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
         encoder: the sentence encoder, trained with the head (its parameters move).
         embed: token-id sentences → float (n, dim) embeddings on the encoder's device, with gradients.
         train, dev, test: the splits, scores on [1, K].
-        config: the settings.
+        config: ``supervised.training`` (h_s, batches, epochs, Adam's rate, checkpoints, seed: the head's
+            initialisation, batching, scrambling and dropout).
+        setting: λw and λc (each term (λ/2)‖θ − anchor‖², as the authors' code).
+        scramble: the probability of shuffling the words of both sentences of a pair.
+        k: the number of score classes K.
+        device: where to train.
         anchors: parameter name (of ``encoder``) → the value its L2 term pulls it to; absent names are pulled to 0
             (the composition) or, for ``word_parameter``, to its value on entry.
         word_parameter: the encoder's word-vector parameter (weighted by λw; every other one by λc).
@@ -158,34 +123,33 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
     Returns:
         ``dev`` and ``test`` Pearson ×100 and ``spearman`` of test at the selected checkpoint, ``selected`` (its
         row), ``best_test`` (the oracle: the highest test r of any checkpoint), ``checkpoints``, ``pairs_per_second``,
-        ``seconds``, ``device`` and ``config``. The encoder and ``head`` (in the result) are left at the selected
+        ``seconds`` and ``device``. The encoder and ``head`` (in the result) are left at the selected
         checkpoint, on the CPU.
 
     Raises:
         SentembError: a score outside [1, K], an unknown anchor name, or a non-finite loss (naming the step).
     """
-    device = resolve_device(config.device)
-    settle_sqrt()  # Adam's square roots, the same on several threads (sentemb.cpu)
+    settle_sqrt()  # Adam's square roots, the same on several threads (sentemb.core.runtime.threads)
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     encoder.to(device)
     params = dict(encoder.named_parameters())
     if word_parameter not in params:
         raise SentembError(f"supervised: the encoder has no parameter {word_parameter!r}")
-    anchors = {k: v.detach().to(device) for k, v in (anchors or {}).items()}
+    anchors = {name: value.detach().to(device) for name, value in (anchors or {}).items()}
     unknown = set(anchors) - set(params)
     if unknown:
         raise SentembError(f"supervised: anchors for parameters the encoder does not have: {sorted(unknown)}")
     anchors.setdefault(word_parameter, params[word_parameter].detach().clone())
     dim = embed([train.sentences1[0]]).shape[1]
-    head = SimilarityHead(dim, config.hidden, config.k).to(device)
-    targets = score_distribution(train.scores, config.k).to(device)
+    head = SimilarityHead(dim, config.hidden, k).to(device)
+    targets = score_distribution(train.scores, k).to(device)
     for split in (dev, test):
-        score_distribution(split.scores, config.k)  # the range check
+        score_distribution(split.scores, k)  # the range check
     # every parameter the L2 terms see: λw on the word vectors, λc on the composition and the head (head anchored at
     # 0); the optimiser adds each term's gradient, λ(θ − anchor)
     regularised = params | {f"head.{n}": p for n, p in head.named_parameters()}
-    optimizer = LasagneAdam([{"params": [p], "l2": config.lambda_w if name == word_parameter else config.lambda_c,
+    optimizer = LasagneAdam([{"params": [p], "l2": setting.lambda_w if name == word_parameter else setting.lambda_c,
                               "anchor": anchors.get(name)} for name, p in regularised.items()],
                             lr=config.lr, compiled=device.type == "cpu")
     batches = math.ceil(len(train) / config.batch_size)
@@ -200,7 +164,7 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
             t0 = time.perf_counter()
             idx = order[b * config.batch_size:(b + 1) * config.batch_size]
             s1, s2 = _scramble([train.sentences1[i] for i in idx], [train.sentences2[i] for i in idx],
-                               config.scramble, rng)
+                               scramble, rng)
             encoder.train()
             head.train()
             left, right = embed(s1 + s2).split(len(idx))
@@ -239,4 +203,4 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
     return {"dev": sel["dev"], "test": sel["test"], "spearman": sel["test_spearman"], "selected": sel,
             "best_test": max(r["test"] for r in rows), "checkpoints": len(rows), "head": head,
             "pairs_per_second": round(seen / max(train_seconds, 1e-9), 1),
-            "seconds": round(time.perf_counter() - start, 1), "device": str(device), "config": asdict(config)}
+            "seconds": round(time.perf_counter() - start, 1), "device": str(device)}

@@ -1,2 +1,2 @@
-"""Pre-trained word vectors on the shared corpus and vocabulary: word2vec through gensim
-(:mod:`~sentemb.wordvectors.word2vec`) and GloVe (:mod:`~sentemb.wordvectors.glove`)."""
+"""Word vectors trained on the corpus: word2vec through gensim (:mod:`.word2vec`, Kenter et al.'s baselines) and
+GloVe (:mod:`.glove`, glove.c's algorithm, the NWS paper's input vectors); their params sections in :mod:`.config`."""

@@ -28,16 +28,21 @@ import scipy.sparse as sp
 import torch
 from tqdm.auto import tqdm
 
-from sentemb.cpu import numba_threads, prefetch, prefetch_row
-from sentemb.data.corpus import TokenCorpus
-from sentemb.device import resolve_device
-from sentemb.errors import SentembError
+from sentemb.core.data.corpus import TokenCorpus
+from sentemb.core.data.vocab import Vocabulary
+from sentemb.core.errors import SentembError
+from sentemb.core.evaluation.word_similarity import word_similarity, word_similarity_rows
+from sentemb.core.models.word_vectors import WordVectors
+from sentemb.core.runtime.device import resolve_device
+from sentemb.core.runtime.prefetch import prefetch, prefetch_row
+from sentemb.core.runtime.threads import numba_threads
+from sentemb.wordvectors.config import GloveConfig
 
 log = logging.getLogger(__name__)
 
 
 def cooccurrence_matrix(
-    corpus: TokenCorpus, vocab_size: int, window: int = 10, chunk_tokens: int = 10_000_000, progress: bool = False
+    corpus: TokenCorpus, vocab_size: int, window: int, chunk_tokens: int = 10_000_000, progress: bool = False
 ) -> sp.csr_matrix:
     """Symmetric, distance-weighted word-word co-occurrence counts (GloVe §3, ``cooccur.c``).
 
@@ -86,9 +91,9 @@ def cooccurrence_matrix(
     return total
 
 
-def glove_weight(x: torch.Tensor, x_max: float, alpha: float) -> torch.Tensor:
-    """f(x) = (x / x_max)^α for x < x_max, else 1 (GloVe Eq. 9)."""
-    return torch.clamp(x / x_max, max=1.0).pow(alpha)
+def glove_weight(x: np.ndarray, x_max: float, alpha: float) -> np.ndarray:
+    """f(x) = min(1, x / x_max)^α (GloVe Eq. 9), float64 of the same shape as x."""
+    return np.minimum(1.0, np.asarray(x, dtype=np.float64) / x_max) ** alpha
 
 
 def _exclusive_cumsum_by_row(index: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
@@ -126,7 +131,7 @@ def _adagrad_step(param: torch.Tensor, accumulator: torch.Tensor, index: torch.T
     accumulator.index_add_(0, index, squares)
 
 
-_CELLS_AHEAD = 8  # prefetch distances of _fit_cells, in cells (measured on the full corpus: README, "Speed")
+_CELLS_AHEAD = 8  # prefetch distances of _fit_cells, in cells (measured on the full corpus: docs/speed.md)
 _ROWS_AHEAD = 4
 
 
@@ -139,8 +144,8 @@ def _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx,
     ``glove.c``'s threads walk their parts of the shuffled file; with one thread the result is deterministic.
     The loop waits on memory (four random rows of w, w̃ and their AdaGrad sums, and the cell's own entries at a
     random place), so it asks for a later cell's entries ``_CELLS_AHEAD`` cells ahead and its rows ``_ROWS_AHEAD``
-    cells ahead (:func:`sentemb.cpu.prefetch`): the same arithmetic in the same order, 1.3-1.5× the cells per
-    second on the full corpus (``benchmarks/glove_speed.py``; README, "Speed").
+    cells ahead (:func:`sentemb.core.runtime.prefetch.prefetch`): the same arithmetic in the same order, 1.3-1.5× the
+    cells per second on the full corpus (``benchmarks/glove_speed.py``; docs/speed.md).
     Returns the summed cost Σ ½·f(X)·diff² of the epoch.
     """
     n = order.shape[0]
@@ -198,24 +203,12 @@ def glove_initial_parameters(vocab_size: int, dim: int, seed: int) -> dict[str, 
     return {name: (torch.rand(*shape, generator=gen) - 0.5) / dim for name, shape in shapes.items()}
 
 
-METHODS = ("auto", "cells", "batches")
-
-
 def train_glove(
     cooccurrence: sp.spmatrix,
-    dim: int = 300,
+    config: GloveConfig,
+    device: torch.device,
     *,
-    x_max: float = 100.0,
-    alpha: float = 0.75,
-    lr: float = 0.05,
-    grad_clip: float = 100.0,
-    epochs: int = 15,
-    method: str = "auto",
-    threads: int = 1,
-    batch_size: int = 5000,
     shuffle: bool = True,
-    seed: int = 1,
-    device: str | torch.device = "cpu",
     progress: bool = False,
     on_epoch: Callable[[int, float, np.ndarray], None] | None = None,
 ) -> tuple[np.ndarray, dict]:
@@ -224,31 +217,26 @@ def train_glove(
     Per non-zero cell (i, j), with diff = w_i·w̃_j + b_i + b̃_j − log X_ij and fdiff = f(X_ij)·diff
     (src/glove.c lines 191-194): u = clip(fdiff·w̃_j, ±grad_clip)·η, w_i −= u/√G_i, G_i += u² (and the same for w̃_j
     with w_i; lines 206-224); b_i −= fdiff/√G_b,i, G_b,i += fdiff² (no η, no clipping; lines 227-231); every
-    accumulator starts at 1. Two ways to run it:
+    accumulator starts at 1. Two ways to run it (``config.fit``):
 
-    - ``method="cells"`` (CPU): ``glove.c``'s loop itself, one cell after another in float64, compiled with numba
-      (:func:`_fit_cells`), the cells split among ``threads`` lock-free threads as ``glove.c`` does; one thread is
-      deterministic.
-    - ``method="batches"`` (any torch device, the GPU path): mini-batches of ``batch_size`` cells in float32; within
-      a batch every accumulator evolves as in the sequential loop (:func:`_adagrad_step`) and the gradients use the
+    - ``cells`` (CPU): ``glove.c``'s loop itself, one cell after another in float64, compiled with numba
+      (:func:`_fit_cells`), the cells split among ``config.threads`` lock-free threads as ``glove.c`` does; one
+      thread is deterministic.
+    - ``batches`` (any torch device, the GPU path): mini-batches of ``config.batch_size`` cells in float32; within a
+      batch every accumulator evolves as in the sequential loop (:func:`_adagrad_step`) and the gradients use the
       parameters of the batch's start.
+    - ``auto``: cells on the CPU, batches on CUDA.
 
     ``benchmarks/glove_vs_glove_c.py`` measures either against ``glove.c`` itself.
 
     Args:
         cooccurrence: (V, V) non-negative counts, as from :func:`cooccurrence_matrix`.
-        dim: vector size.
-        x_max, alpha: the weighting function f (Eq. 9); the paper's 100 and 3/4.
-        lr: η, the AdaGrad learning rate (``glove.c -eta``, default 0.05).
-        grad_clip: the bound on each word-vector gradient component (``glove.c -grad-clip``, default 100).
-        epochs: passes over the non-zero cells (the paper: 50 below 300 d, 100 otherwise).
-        method: ``"cells"``, ``"batches"`` or ``"auto"`` (cells on the CPU, batches on CUDA).
-        threads: threads of the cell loop (``glove.c -threads``).
-        batch_size: non-zero cells per vectorised update of the batch method.
+        config: the ``pretrain.glove`` section (:class:`~sentemb.wordvectors.config.GloveConfig`): dimension, f's
+            x_max and α, η, the gradient clip, epochs (the paper: 50 below 300 d, 100 otherwise), the fit, threads,
+            batch size and seed (initialisation and shuffles).
+        device: the torch device of the batch fit.
         shuffle: visit the cells in a new random order each epoch (``False``: in the matrix's COO order every
             epoch, as ``glove.c`` reads its once-shuffled file).
-        seed: seeds the initialisation and the shuffles.
-        device: torch device of the batch method.
         on_epoch: called as ``on_epoch(epoch, mean_cost, vectors)`` after every epoch (1-based; vectors float32
             (V, dim) = w + w̃).
 
@@ -258,20 +246,14 @@ def train_glove(
         ``on_epoch`` calls excluded) and cells per second.
 
     Raises:
-        SentembError: a matrix that is not square, has negative entries, or is empty; a bad hyperparameter or
-            method; the cell method asked for on a GPU; a cost that is no longer finite.
+        SentembError: a matrix that is not square, has negative entries, or is empty; the cell fit asked for on a
+            GPU; a cost that is no longer finite.
     """
-    for key, value in {"dim": dim, "x_max": x_max, "alpha": alpha, "lr": lr, "grad_clip": grad_clip,
-                       "epochs": epochs, "threads": threads, "batch_size": batch_size}.items():
-        if not value > 0:
-            raise SentembError(f"glove {key} must be positive (got {value})")
-    if method not in METHODS:
-        raise SentembError(f"glove method must be one of {', '.join(METHODS)} (got {method!r})")
-    device = resolve_device(str(device))
-    if method == "auto":
-        method = "cells" if device.type == "cpu" else "batches"
-    if method == "cells" and device.type != "cpu":
-        raise SentembError(f"glove: the cell method runs on the CPU (device {device} asks for the batch method)")
+    fit = config.fit
+    if fit == "auto":
+        fit = "cells" if device.type == "cpu" else "batches"
+    if fit == "cells" and device.type != "cpu":
+        raise SentembError(f"glove: the cell fit runs on the CPU (device {device} asks for the batch fit)")
     coo = sp.coo_matrix(cooccurrence)
     if coo.shape[0] != coo.shape[1]:
         raise SentembError(f"glove: co-occurrence matrix must be square (got {coo.shape})")
@@ -279,15 +261,15 @@ def train_glove(
         raise SentembError("glove: the co-occurrence matrix is empty")
     if coo.data.min() <= 0:
         raise SentembError("glove: co-occurrence counts must be positive")
-    fit = _fit_by_cells if method == "cells" else _fit_by_batches
-    vectors, losses, wall, cpu = fit(coo, dim, x_max=x_max, alpha=alpha, lr=lr, grad_clip=grad_clip, epochs=epochs,
-                                     threads=threads, batch_size=batch_size, shuffle=shuffle, seed=seed,
-                                     device=device, progress=progress, on_epoch=on_epoch)
-    n = coo.nnz
-    stats = {"method": method, "losses": [round(v, 6) for v in losses], "cells": n, "wall_seconds": round(wall, 1),
+    if fit == "cells":
+        vectors, losses, wall, cpu = _fit_by_cells(coo, config, shuffle, progress, on_epoch)
+    else:
+        vectors, losses, wall, cpu = _fit_by_batches(coo, config, shuffle, device, progress, on_epoch)
+    n, epochs = coo.nnz, config.epochs
+    stats = {"method": fit, "losses": [round(v, 6) for v in losses], "cells": n, "wall_seconds": round(wall, 1),
              "cpu_seconds": round(cpu, 1), "cells_per_second": round(n * epochs / wall),
              "cells_per_cpu_second": round(n * epochs / cpu),
-             "device": str(device) if method == "batches" else f"cpu ({threads} threads)"}
+             "device": str(device) if fit == "batches" else f"cpu ({config.threads} threads)"}
     return vectors, stats
 
 
@@ -322,13 +304,13 @@ def cell_inputs(coo, x_max: float, alpha: float) -> tuple[np.ndarray, np.ndarray
 
     Args:
         coo: ``scipy.sparse.coo_matrix`` (V, V) of co-occurrence counts X_ij.
-        x_max, alpha: the weighting f(X) = min(1, X/x_max)^alpha (Pennington et al. 2014 Eq. 9).
+        x_max, alpha: the weighting f (:func:`glove_weight`).
 
     Returns:
         ``(rows, cols, log_x, weight)``: int32 i and j, float64 log X_ij and f(X_ij), each shape (nnz,).
     """
     x = coo.data.astype(np.float64)
-    return coo.row.astype(np.int32), coo.col.astype(np.int32), np.log(x), np.minimum(1.0, x / x_max) ** alpha
+    return coo.row.astype(np.int32), coo.col.astype(np.int32), np.log(x), glove_weight(x, x_max, alpha)
 
 
 def cell_parameters(vocab_size: int, dim: int, seed: int) -> list[np.ndarray]:
@@ -339,11 +321,11 @@ def cell_parameters(vocab_size: int, dim: int, seed: int) -> list[np.ndarray]:
     return [w, w_ctx, b, b_ctx, np.ones_like(w), np.ones_like(w_ctx), np.ones_like(b), np.ones_like(b_ctx)]
 
 
-def _fit_by_cells(coo, dim, *, x_max, alpha, lr, grad_clip, epochs, threads, shuffle, seed, progress, on_epoch,
-                  **_):
-    rows, cols, log_x, weight = cell_inputs(coo, x_max, alpha)
-    w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx = cell_parameters(coo.shape[0], dim, seed)
-    rng = np.random.default_rng(seed)
+def _fit_by_cells(coo, config: GloveConfig, shuffle: bool, progress: bool, on_epoch):
+    rows, cols, log_x, weight = cell_inputs(coo, config.x_max, config.alpha)
+    w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx = cell_parameters(coo.shape[0], config.vector_size, config.seed)
+    rng = np.random.default_rng(config.seed)
+    epochs, lr, threads = config.epochs, config.lr, config.threads
     n = coo.nnz
     losses: list[float] = []
     clock = _Clock()
@@ -351,20 +333,22 @@ def _fit_by_cells(coo, dim, *, x_max, alpha, lr, grad_clip, epochs, threads, shu
         order = rng.permutation(n).astype(np.int32) if shuffle else np.arange(n, dtype=np.int32)
         with numba_threads(threads):
             cost = _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
-                              grad_clip, threads)
+                              config.grad_clip, threads)
         _end_of_epoch(epoch, epochs, cost / n, lr, losses, clock, on_epoch, lambda: (w + w_ctx).astype(np.float32))
     wall, cpu = clock.elapsed()
     return (w + w_ctx).astype(np.float32), losses, wall, cpu
 
 
-def _fit_by_batches(coo, dim, *, x_max, alpha, lr, grad_clip, epochs, batch_size, shuffle, seed, device, progress,
-                    on_epoch, **_):
+def _fit_by_batches(coo, config: GloveConfig, shuffle: bool, device: torch.device, progress: bool, on_epoch):
     rows = torch.from_numpy(coo.row.astype(np.int64)).to(device)
     cols = torch.from_numpy(coo.col.astype(np.int64)).to(device)
     x = torch.from_numpy(coo.data.astype(np.float32)).to(device)
-    log_x, weight = x.log(), glove_weight(x, x_max, alpha)
+    log_x = x.log()
+    weight = torch.from_numpy(glove_weight(coo.data, config.x_max, config.alpha).astype(np.float32)).to(device)
     del x
-    params = {k: v.to(device) for k, v in glove_initial_parameters(coo.shape[0], dim, seed).items()}
+    epochs, lr, grad_clip, batch_size = config.epochs, config.lr, config.grad_clip, config.batch_size
+    seed = config.seed
+    params = {k: v.to(device) for k, v in glove_initial_parameters(coo.shape[0], config.vector_size, seed).items()}
     w, w_ctx, b, b_ctx = params["w"], params["w_ctx"], params["b"], params["b_ctx"]
     gw, gw_ctx = torch.ones_like(w), torch.ones_like(w_ctx)  # AdaGrad accumulators, 1 as in glove.c
     gb, gb_ctx = torch.ones_like(b), torch.ones_like(b_ctx)
@@ -395,3 +379,33 @@ def _fit_by_batches(coo, dim, *, x_max, alpha, lr, grad_clip, epochs, batch_size
         torch.cuda.synchronize()
     wall, cpu = clock.elapsed()
     return (w + w_ctx).cpu().numpy().astype(np.float32), losses, wall, cpu
+
+
+def fit_glove(corpus: TokenCorpus, vocab: Vocabulary, config: GloveConfig, progress: bool = True
+              ) -> tuple[WordVectors, dict, list[dict]]:
+    """GloVe word vectors of the corpus: the co-occurrence counts (:func:`cooccurrence_matrix`), the fit
+    (:func:`train_glove`) and its learning curve.
+
+    Returns:
+        ``(vectors, stats, curve)``: the word vectors in vocabulary order; the fit's statistics with the counting's
+        wall seconds (``cooccurrence_seconds``); one row per epoch: ``epoch``, mean ``cost`` and the Spearman ρ ×100
+        on SimLex-999 and WordSim-353 (:func:`~sentemb.core.evaluation.word_similarity.word_similarity`).
+
+    Raises:
+        SentembError: as :func:`cooccurrence_matrix` and :func:`train_glove`.
+    """
+    t0 = time.perf_counter()
+    x = cooccurrence_matrix(corpus, len(vocab), window=config.window, progress=progress)
+    count_seconds = time.perf_counter() - t0
+    log.info("glove: %s non-zero co-occurrence cells in %.0f s", f"{x.nnz:,}", count_seconds)
+    rows = word_similarity_rows(vocab.words)  # the same scores as the whole vocabulary's
+    curve: list[dict] = []
+
+    def on_epoch(epoch: int, cost: float, vectors: np.ndarray) -> None:
+        scored = WordVectors.from_arrays([vocab.words[i] for i in rows], vocab.counts[rows], vectors[rows])
+        scores = word_similarity(scored)
+        curve.append({"epoch": epoch, "cost": round(cost, 6)} | {k: v["spearman"] for k, v in scores.items()})
+        log.info("glove: %s", ", ".join(f"{k} {v}" for k, v in curve[-1].items()))
+
+    vectors, stats = train_glove(x, config, resolve_device(config.device), progress=progress, on_epoch=on_epoch)
+    return WordVectors(vocab, vectors), {"cooccurrence_seconds": round(count_seconds, 1)} | stats, curve

@@ -1,0 +1,126 @@
+"""The report of Bollegala et al. (Neural Word Salience): Tables 1-3 beside ours, the paper's claims, and the word
+similarity of the input vectors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from sentemb.core.data.benchmarks import NWS_SETS
+from sentemb.reporting.claims import claim_verdict, claims_markdown, comparison_evidence
+from sentemb.reporting.config import Bollegala2018Report
+from sentemb.reporting.significance import paired_over_datasets
+from sentemb.reporting.tables import (
+    NWS_EMBEDDINGS,
+    NWS_METHODS,
+    marked,
+    nws_table1,
+    nws_table2,
+    nws_table3,
+    read_nws_table1_averages,
+    read_nws_table2,
+    read_nws_table3,
+    to_markdown,
+)
+from sentemb.reporting.workspace import Workspace
+
+NOTE = """\
+Pearson's r ×100. "(paper)" = Bollegala et al., trained on the Toronto Book Corpus (81M sentences); ours on the corpus
+in `metrics/corpus.json`, with every word-vector set trained there on the same vocabulary. The paper's 18 sets are
+STS 2012-2015 without 2012 MSRvid and 2013 SMT; "all" adds every other set we evaluate (MSRvid, STS16, SICK-R, PIT-2015,
+STS-B). ISF is the paper's 1/sf(w); ISF-log is log(N/sf(w)); SMOOTH is SIF's a/(a + p(w)) without component
+removal; SIF + PC removes the first principal component ({fit}). * marks NWS where its r lies above the 95%
+Fisher-z confidence interval of ISF's r on that dataset (the paper's significance mark).
+"""
+
+
+def per_set(ws: Workspace, model: str) -> pd.Series:
+    """Pearson ×100 of a model on the paper's 18 sets, indexed by set."""
+    d = ws.datasets(model)
+    d = d[d["set"].isin(NWS_SETS)]
+    return pd.Series(d["pearson"].to_numpy(), index=d["set"])
+
+
+def component_fit(ws: Workspace, vectors: list[str]) -> str:
+    """How the SIF + PC models removed their common component, as their configs record it ("per set", "corpus")."""
+    fits = {ws.model(f"{v}-sif-pc")["component_fit"] for v in vectors}
+    return " / ".join(sorted(fits)).replace("_", " ")
+
+
+def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: pd.DataFrame,
+           reference_norms: pd.DataFrame) -> list[dict]:
+    """The NWS paper's claims: NWS beats AVG, ISF and SMOOTH over GloVe (Table 1); the GloVe saliences correlate
+    positively with concreteness and imageability (Table 3). The paper's numbers come from its tables in
+    ``reference/``."""
+    out = []
+    if "glove" not in vectors:
+        return out
+    paper = dict(zip(averages["method"], averages["pearson_x100"], strict=True))
+    nws = per_set(ws, "glove-nws")
+    for suffix, label in (("", "AVG"), ("-isf", "ISF"), ("-sif", "SMOOTH")):
+        c = paired_over_datasets(nws, per_set(ws, f"glove{suffix}"))
+        out.append({"claim": f"NWS over GloVe beats {label} over GloVe (Table 1: {paper['NWS']:.1f} vs "
+                             f"{paper[label]:.1f})",
+                    "verdict": claim_verdict(True, c), "evidence": comparison_evidence("NWS", label, c)})
+    for norm in ("MRC concreteness", "MRC imageability"):
+        r = norms["glove"].get(norm)
+        if r is None:
+            continue
+        published = reference_norms[(reference_norms["embeddings"] == "glove")
+                                    & (reference_norms["norm"] == norm.split()[1])]["pearson"]
+        n, rho = r["words"], r["pearson"]
+        p = float(stats.t.sf(rho * np.sqrt((n - 2) / max(1e-12, 1 - rho**2)), n - 2))  # one-sided, r > 0
+        verdict = "reproduced" if rho > 0 and p < 0.05 else "not reproduced"
+        out.append({"claim": f"the GloVe saliences correlate positively with {norm} (Table 3: r = "
+                             f"{float(published.iloc[0]):g})",
+                    "verdict": verdict, "evidence": f"r = {rho:.3f} over {n} words, one-sided p = {p:.2g}"})
+    return out
+
+
+def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> str:
+    """The markdown of ``reports/bollegala2018.md``: Tables 1-3 of the NWS paper, our numbers beside the published
+    ones.
+
+    Raises:
+        SentembError: a missing output or reference file, naming it.
+    """
+    vectors = config.vectors
+    parts = ["# Results beside Bollegala et al., Neural Word Salience (Tables 1-3)\n",
+             NOTE.format(fit=component_fit(ws, vectors))]
+    averages = read_nws_table1_averages(ws.reference("bollegala2018_table1_averages.csv"))
+    parts += ["## Table 1 layout: weighting methods over each word-vector set\n",
+              "The paper's overall averages on its 18 sets (GloVe input): "
+              + ", ".join(f"{m} {v}" for m, v in zip(averages["method"], averages["pearson_x100"], strict=True))
+              + " (SMOOTH, skip-thought and Siamese CBOW as published by their authors).\n"]
+    for v in vectors:
+        ours = {label: ws.datasets(f"{v}{suffix}") for suffix, label in NWS_METHODS.items()}
+        table, significant = nws_table1(ours, NWS_SETS)
+        table["NWS"] = marked(table["NWS"], significant, "*")
+        parts += [f"### {NWS_EMBEDDINGS.get(v, v)} (`models/{v}`)\n", to_markdown(table), ""]
+    reference = read_nws_table2(ws.reference("bollegala2018_table2_nws.csv"))
+    ours = {v: ws.datasets(f"{v}-nws") for v in vectors}
+    parts += ["## Table 2 layout: NWS with each input vector set\n", to_markdown(nws_table2(ours, reference, NWS_SETS)),
+              ""]
+    norms = {v: ws.norms(f"{v}-nws") for v in vectors}
+    reference_norms = read_nws_table3(ws.reference("bollegala2018_table3_norms.csv"))
+    parts += ["## Table 3 layout: Pearson r of the learnt saliences with psycholinguistic norms\n",
+              "Arousal, dominance and valence from Warriner et al. 2013; concreteness and imageability from MRC, "
+              "as the paper. r on the −1…1 scale.\n", to_markdown(nws_table3(norms, reference_norms).round(3)), ""]
+    rows = [{"embeddings": NWS_EMBEDDINGS.get(v, v), "norm": key, "words": r["words"], "r (NWS)": r["pearson"],
+             "r (log frequency)": r["pearson_log_frequency"]} for v in vectors for key, r in norms[v].items()]
+    parts += ["### Every staged norm, with the number of words compared and log word frequency for reference\n",
+              to_markdown(pd.DataFrame(rows)), ""]
+    parts += ["## Claims of Bollegala et al., on our runs\n",
+              "Method claims are judged on the paper's 18 sets by a two-sided Wilcoxon signed-rank test over the "
+              "per-dataset Pearson r (α = 0.05); the paper's Table 1 compares methods over GloVe only. Norm claims: "
+              "the t-test of Pearson's r over the words both have.\n",
+              claims_markdown(claims(ws, vectors, norms, averages, reference_norms))]
+    sims = []
+    for v in [*vectors, "siamese_cbow"]:
+        m = ws.metrics(v).get("word_similarity", {})
+        sims.append({"word vectors": v, **{f"{k} ρ×100": d["spearman"] for k, d in m.items()},
+                     **{f"{k} OOV %": d["oov_percent"] for k, d in m.items()}})
+    parts += ["## Word similarity of the word vectors (gensim `evaluate_word_pairs`)\n",
+              "Spearman's ρ ×100; OOV % = pairs skipped for an unknown word.\n", to_markdown(pd.DataFrame(sims)), ""]
+    return "\n".join(parts)

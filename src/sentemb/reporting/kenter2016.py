@@ -1,0 +1,168 @@
+"""The report of Kenter, Borisov & de Rijke 2016 (Siamese CBOW): Table 1 beside ours, Williams' test per dataset, the
+unknown-word treatments, the untrained controls, the training-amount curve, in-batch negatives and the paper's claims.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sentemb.reporting.claims import claim_verdict, claims_markdown, comparison_evidence
+from sentemb.reporting.config import Kenter2016Report
+from sentemb.reporting.significance import paired_over_datasets, wilcoxon_table, williams_table
+from sentemb.reporting.tables import kenter_table, mark_significant, read_kenter_table, to_markdown
+from sentemb.reporting.workspace import Workspace
+
+KENTER_SETS = ("STS12", "STS13", "STS14", "STS15")
+
+NOTE = """\
+Pearson's r ×100 (first table; Spearman's ρ ×100 below). "(paper)" = Kenter et al. 2016, Table 1, trained on the
+Toronto Book Corpus (74M sentences); ours are trained on the corpus in `metrics/corpus.json`. 2013 SMT is distributed
+by LDC only and is absent here, so the first mean is over the 19 sets both have. Kenter et al.'s 2015 scores were
+computed with the unscored pairs (empty gold lines) included; we drop those pairs as the official scorer does, so
+2015 is not comparable (see reference/README.md). † marks the datasets where Siamese CBOW's per-pair scores differ
+from word2vec CBOW's (Wilcoxon signed-rank, p < 0.0001), the test of Kenter et al. §3.3.
+"""
+
+
+def per_set(ws: Workspace, model: str, groups: tuple[str, ...] = KENTER_SETS) -> pd.Series:
+    """Pearson ×100 of a model on the sets of ``groups``, indexed by set (``group.dataset``)."""
+    d = ws.datasets(model)
+    d = d[d["group"].isin(groups)]
+    return pd.Series(d["pearson"].to_numpy(), index=d["set"])
+
+
+def paper_means(reference: pd.DataFrame) -> dict[str, float]:
+    """Each system's mean Pearson ×100 in Table 1 over the sets other than 2013 SMT (absent here)."""
+    shared = reference[~((reference["group"] == "STS13") & (reference["dataset"] == "SMT"))]
+    return shared.groupby("system")["pearson"].mean().to_dict()
+
+
+def training_amount_curve(ws: Workspace, models: list[str]) -> pd.DataFrame:
+    """STS12-15 against Σ lr, the learning rate summed over the run as the model's training record gives it (0 for
+    an untrained model); the table ``reports/kenter2016_training_amount.csv`` plots."""
+    rows = []
+    for m in models:
+        training = ws.training(m)
+        rows.append({"model": m, "optimizer": training.get("config", {}).get("optimizer", "none"),
+                     "lr_sum": training.get("lr_sum", 0.0), "STS12-15": ws.metrics(m)["STS12-15"]["pearson"]})
+    return pd.DataFrame(rows).sort_values("lr_sum", kind="stable")
+
+
+def williams_per_set(ws: Workspace, a: str, b: str) -> tuple[pd.DataFrame, int, int]:
+    """Williams' test of model ``a`` against ``b`` on each of Kenter's sets: the table, and on how many sets ``a`` is
+    significantly better (p < 0.05) and significantly worse."""
+    w = williams_table(ws.pair_scores(a), ws.pair_scores(b))
+    w = w[w["group"].isin(KENTER_SETS)]
+    better, worse = int(((w["p"] < 0.05) & (w["t"] > 0)).sum()), int(((w["p"] < 0.05) & (w["t"] < 0)).sum())
+    return w, better, worse
+
+
+def in_batch_evidence(ws: Workspace, model: str) -> list[str]:
+    """Siamese CBOW trained with in-batch negatives beside the paper's sampler: Wilcoxon over Kenter's sets and
+    Williams' test per set."""
+    c = paired_over_datasets(per_set(ws, model), per_set(ws, "siamese_cbow"))
+    w, better, worse = williams_per_set(ws, model, "siamese_cbow")
+    verdict = "no significant difference" if c["p"] >= 0.05 else "a significant difference"
+    return ["## In-batch negatives: the faster sampler beside the paper's\n",
+            f"`{model}` is `siamese_cbow` with each centre's negatives drawn from the batch's other tuples, reweighted "
+            "to be uniform over the corpus (`model.negatives: batch`, docs/choices.md), where the paper draws them "
+            f"from the whole corpus. Over Kenter's {c['datasets']} sets: {verdict} "
+            f"({comparison_evidence('in-batch', 'corpus', c)}); Williams' t per set: in-batch significantly better "
+            f"(p < 0.05) on {better} of {len(w)} sets, significantly worse on {worse}.\n"]
+
+
+def evidence(ws: Workspace, config: Kenter2016Report, paper: dict[str, float]) -> tuple[list[str], pd.DataFrame]:
+    """Williams' test per dataset, the unknown-word treatments, the controls, the training-amount curve and the
+    claims of Kenter et al.; the curve's table."""
+    parts: list[str] = []
+    claims = []
+    models = set(config.models)
+    scbow = per_set(ws, "siamese_cbow") if "siamese_cbow" in models else None
+    sets = f"its {len(KENTER_SETS) * 5 - 1} sets other than 2013 SMT"
+    if {"siamese_cbow", "word2vec-cbow"} <= models:
+        w, better, worse = williams_per_set(ws, "siamese_cbow", "word2vec-cbow")
+        table = w.rename(columns={"r_a": "Siamese CBOW r", "r_b": "word2vec CBOW r", "p": "p (two-sided)"}).round(
+            {"Siamese CBOW r": 4, "word2vec CBOW r": 4, "t": 4})
+        table["p (two-sided)"] = table["p (two-sided)"].map(lambda v: f"{v:.2g}")  # small p: 2 significant digits
+        parts += ["## Williams' test: does Siamese CBOW correlate better with gold than word2vec CBOW?\n",
+                  "Williams' t for two correlations that share the gold scores (Steiger 1980), per dataset; it tests "
+                  "the paper's claim directly, where the Wilcoxon test above only says that the two models' scores "
+                  f"differ. Siamese CBOW significantly better (p < 0.05) on {better} of {len(w)} sets, "
+                  f"significantly worse on {worse}.\n", to_markdown(table), ""]
+        c = paired_over_datasets(scbow, per_set(ws, "word2vec-cbow"))
+        claims.append({"claim": "Siamese CBOW beats averaged word2vec CBOW vectors on STS 2012-2015 (Table 1: "
+                                f"{paper['siamese_cbow']:.2f} vs {paper['word2vec_cbow']:.2f} over {sets})",
+                       "verdict": claim_verdict(True, c),
+                       "evidence": comparison_evidence("Siamese CBOW", "CBOW", c) + f"; Williams: better on {better}, "
+                       f"worse on {worse} of {len(w)} sets"})
+    if {"siamese_cbow", "word2vec-sg"} <= models:
+        c = paired_over_datasets(scbow, per_set(ws, "word2vec-sg"))
+        claims.append({"claim": "Siamese CBOW beats averaged word2vec skip-gram vectors (Table 1: "
+                                f"{paper['siamese_cbow']:.2f} vs {paper['word2vec_skipgram']:.2f} over {sets})",
+                       "verdict": claim_verdict(True, c),
+                       "evidence": comparison_evidence("Siamese CBOW", "skip-gram", c)})
+    oov = {m: v for m in config.models if (v := ws.metrics(m).get("oov"))}
+    if oov:
+        rows = [{"model": m, **{f"{mode}, {k}": v[mode][k] for mode in ("drop", "random") for k in v[mode]}}
+                for m, v in oov.items()]
+        parts += ["## Unknown words: dropped (the paper) or a fixed random vector each (the authors' code)\n",
+                  "Mean Pearson ×100 over Kenter's 19 staged sets (STS12-15) and over every dataset (all).\n",
+                  to_markdown(pd.DataFrame(rows)), ""]
+    if config.controls:
+        frame = pd.DataFrame([{"model": m, "STS12-15": s["STS12-15"]["pearson"], "all": s["all"]["pearson"]}
+                              for m in config.controls for s in [ws.metrics(m)]])
+        seeds = frame[frame["model"].str.fullmatch(r"untrained-\d+")]
+        summary = ""
+        if len(seeds) > 1:
+            summary = (f" The untrained initialisation over {len(seeds)} seeds: STS12-15 {seeds['STS12-15'].mean():.2f}"
+                       f" ± {seeds['STS12-15'].std():.2f} (mean ± sd).")
+        parts += ["## Controls: what a model scores without training\n",
+                  "`untrained-K`: Siamese CBOW's N(0, 0.01²) initialisation with seed K (`untrained-1` is where "
+                  "`siamese_cbow` starts); `untrained-frequent`: seed 1 with the 100 most frequent words' vectors "
+                  "scaled by 0.2; `untrained-idf`: seed 1 with every vector scaled by log(N/sf)." + summary + "\n",
+                  to_markdown(frame), ""]
+        if scbow is not None and "untrained-1" in config.controls:
+            c = paired_over_datasets(scbow, per_set(ws, "untrained-1"))
+            claims.append({"claim": "Training matters: Siamese CBOW beats its own untrained initialisation (implied "
+                                    "by §4: the trained embeddings, not the averaging, carry the scores)",
+                           "verdict": claim_verdict(True, c),
+                           "evidence": comparison_evidence("Siamese CBOW", "untrained", c)})
+    curve = training_amount_curve(ws, config.training_amount) if config.training_amount else pd.DataFrame()
+    if config.training_amount:
+        parts += ["## Training amount (Kenter et al. Figure 2's analogue)\n",
+                  "Mean Pearson ×100 over the 19 staged STS 2012-2015 sets against Σ lr, the learning rate summed over "
+                  "the run (the authors' released vectors: 1e-4 over 740k batches of a 5-epoch decay, Σ lr ≈ 67). "
+                  "`dvc plots show reports/kenter2016_training_amount.csv` draws it.\n", to_markdown(curve), ""]
+    if claims:
+        parts += ["## Claims of Kenter et al. (2016), on our runs\n",
+                  "Each claim is judged on the 19 staged STS 2012-2015 sets by a two-sided Wilcoxon signed-rank test "
+                  "over the per-dataset Pearson r (α = 0.05).\n", claims_markdown(claims)]
+    return parts, curve
+
+
+def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[str, pd.DataFrame]:
+    """The markdown of ``reports/kenter2016.md`` and the training-amount curve (the table of
+    ``reports/kenter2016_training_amount.csv``).
+
+    Raises:
+        SentembError: a missing output or reference file, naming it.
+    """
+    reference = read_kenter_table(ws.reference("kenter2016_table1.csv"))
+    ours = {m: ws.datasets(m) for m in config.models}
+    parts = ["# Results beside Kenter et al. (2016), Table 1\n", NOTE]
+    significance = None
+    if {"siamese_cbow", "word2vec-cbow"} <= set(config.models):
+        significance = wilcoxon_table(ws.pair_scores("siamese_cbow"), ws.pair_scores("word2vec-cbow"))
+    for metric in ("pearson", "spearman"):
+        table = kenter_table(ours, reference, metric)
+        if significance is not None:
+            table = mark_significant(table, significance, "siamese_cbow")
+        parts += [f"## {metric.capitalize()} ×100\n", to_markdown(table), ""]
+    more, curve = evidence(ws, config, paper_means(reference))
+    parts += more
+    if config.in_batch and "siamese_cbow" in config.models:
+        parts += in_batch_evidence(ws, config.in_batch)
+    corpus = ws.json("metrics/corpus.json")
+    parts += ["## Training corpus\n", "| " + " | ".join(corpus) + " |", "|" + "---|" * len(corpus),
+              "| " + " | ".join(str(v) for v in corpus.values()) + " |", ""]
+    return "\n".join(parts), curve

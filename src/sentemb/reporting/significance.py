@@ -1,0 +1,135 @@
+"""Significance tests: Kenter et al.'s Wilcoxon signed-rank test on per-pair scores (§3.3), the Fisher-z confidence
+interval of a correlation behind the NWS paper's mark, and Williams' test for two dependent correlations that share
+the gold scores (Steiger 1980), the test for "model A correlates better with gold than model B"."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from sentemb.core.errors import SentembError
+
+
+def wilcoxon_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """Wilcoxon signed-rank test between two models' per-pair similarity scores on each dataset, as Kenter et al.
+    §3.3 test Siamese CBOW against word2vec CBOW (they call p < 0.0001 significant).
+
+    Args:
+        a, b: per-pair scores (``results/MODEL/pair_scores.tsv``: group, dataset, pair, gold, score).
+
+    Returns:
+        Rows (group, dataset, p); p is 1.0 where the two models score every pair alike.
+
+    Raises:
+        SentembError: when the two files do not hold the same pairs.
+    """
+    merged = a.merge(b, on=["group", "dataset", "pair"], suffixes=("_a", "_b"))
+    if len(merged) != len(a) or len(merged) != len(b):
+        raise SentembError("pair scores of the two models cover different pairs; evaluate both on the same benchmarks")
+    rows = []
+    for (group, dataset), sub in merged.groupby(["group", "dataset"], sort=False):
+        diff = sub["score_a"].to_numpy() - sub["score_b"].to_numpy()
+        p = 1.0 if np.all(diff == 0) else float(stats.wilcoxon(sub["score_a"], sub["score_b"]).pvalue)
+        rows.append({"group": group, "dataset": dataset, "p": p})
+    return pd.DataFrame(rows)
+
+
+def fisher_interval(r: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Confidence interval of Pearson's r by the Fisher z-transformation: tanh(atanh(r) ± z_{(1+level)/2}/√(n−3)).
+
+    Args:
+        r: Pearson's r on the −1…1 scale, any shape.
+        n: pairs behind each r (> 3).
+
+    Returns:
+        ``(low, high)``, arrays shaped like ``r``.
+    """
+    z = np.arctanh(np.clip(np.asarray(r, dtype=np.float64), -0.999999, 0.999999))
+    half = stats.norm.ppf((1 + level) / 2) / np.sqrt(np.asarray(n, dtype=np.float64) - 3)
+    return np.tanh(z - half), np.tanh(z + half)
+
+
+def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
+    """Williams' t for the difference of two dependent correlations with a variable in common (Steiger 1980,
+    Eq. 7): is gold (1) correlated more with system A (2) than with system B (3)?
+
+    t = (r12 − r13) · √[(n − 1)(1 + r23) / (2 (n − 1)/(n − 3) |R| + r̄² (1 − r23)³)], with |R| = 1 − r12² − r13² − r23²
+    + 2 r12 r13 r23 and r̄ = (r12 + r13)/2, on n − 3 degrees of freedom.
+
+    Args:
+        r12, r13: Pearson's r of gold with A and with B (on the −1…1 scale).
+        r23: Pearson's r between A and B.
+        n: pairs.
+
+    Returns:
+        ``(t, p)``: the statistic and the one-sided p-value of "r12 > r13".
+
+    Raises:
+        SentembError: fewer than 4 pairs, or a correlation outside [−1, 1].
+    """
+    if n < 4:
+        raise SentembError(f"Williams' test needs at least 4 pairs (got {n})")
+    if not all(-1 <= r <= 1 for r in (r12, r13, r23)):
+        raise SentembError(f"Williams' test: correlations must lie in [-1, 1] (got {r12}, {r13}, {r23})")
+    det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    mean = (r12 + r13) / 2
+    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23) / (2 * (n - 1) / (n - 3) * det + mean**2 * (1 - r23) ** 3))
+    return float(t), float(stats.t.sf(t, n - 3))
+
+
+def williams_scores(gold: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """:func:`williams_test` on per-pair scores: does system A's score correlate better with gold than B's?
+
+    Args:
+        gold, a, b: float, shape (n,): gold similarities and the two systems' scores for the same pairs.
+
+    Returns:
+        ``(t, p)``, p one-sided for "A better than B".
+    """
+    r = np.corrcoef(np.vstack([gold, a, b]))
+    return williams_test(r[0, 1], r[0, 2], r[1, 2], len(gold))
+
+
+def williams_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """:func:`williams_scores` per dataset: does model A's per-pair score correlate better with gold than B's?
+
+    Args:
+        a, b: per-pair scores (``results/MODEL/pair_scores.tsv``: group, dataset, pair, gold, score).
+
+    Returns:
+        Rows (group, dataset, pairs, r_a, r_b, t, p): Pearson's r ×100 of each with gold, Williams' t and the
+        two-sided p of "r_a ≠ r_b".
+
+    Raises:
+        SentembError: when the two files do not hold the same pairs.
+    """
+    merged = a.merge(b, on=["group", "dataset", "pair", "gold"], suffixes=("_a", "_b"))
+    if len(merged) != len(a) or len(merged) != len(b):
+        raise SentembError("pair scores of the two models cover different pairs; evaluate both on the same benchmarks")
+    rows = []
+    for (group, dataset), sub in merged.groupby(["group", "dataset"], sort=False):
+        gold, sa, sb = (sub[c].to_numpy() for c in ("gold", "score_a", "score_b"))
+        t, _ = williams_scores(gold, sa, sb)
+        rows.append({"group": group, "dataset": dataset, "pairs": len(sub),
+                     "r_a": float(np.corrcoef(gold, sa)[0, 1]) * 100, "r_b": float(np.corrcoef(gold, sb)[0, 1]) * 100,
+                     # two-sided from the upper tail of |t| (1 − sf(t) would round a tiny p to 0), df = n − 3
+                     "t": t, "p": min(1.0, 2 * float(stats.t.sf(abs(t), len(sub) - 3)))})
+    return pd.DataFrame(rows)
+
+
+def paired_over_datasets(a: pd.Series, b: pd.Series) -> dict:
+    """Is model A better than model B across datasets? Wilcoxon signed-rank over the per-dataset scores (the unit
+    of the papers' means), two-sided.
+
+    Args:
+        a, b: the two models' scores on the same datasets (same index).
+
+    Returns:
+        ``{"datasets", "mean_a", "mean_b", "wins_a", "p"}``; p is 1.0 when the two are equal everywhere.
+    """
+    a, b = a.align(b, join="inner")
+    diff = (a - b).to_numpy()
+    p = 1.0 if np.all(diff == 0) or len(diff) < 2 else float(stats.wilcoxon(a, b).pvalue)
+    return {"datasets": len(diff), "mean_a": float(a.mean()), "mean_b": float(b.mean()),
+            "wins_a": int((diff > 0).sum()), "p": p}

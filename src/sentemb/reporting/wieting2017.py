@@ -1,0 +1,232 @@
+"""The report of Wieting & Gimpel 2017 (GRAN, LSTMAVG): Tables 1-3 of the transfer setting beside ours, and the
+supervised STS and SICK results of §4.3 (Tables 5, 6 and 8) with Williams' test on the pooled test splits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sentemb.core.errors import SentembError
+from sentemb.reporting.claims import claim_verdict, claims_markdown
+from sentemb.reporting.config import Wieting2017Report
+from sentemb.reporting.significance import williams_table
+from sentemb.reporting.tables import (
+    gran_paper_values,
+    paper_model_name,
+    read_gran_tables,
+    read_reference,
+    regularization,
+    to_markdown,
+)
+from sentemb.reporting.transfer import (
+    baselines_line,
+    beats_claims,
+    dataset_table,
+    evaluation_sets,
+    model_rows,
+    pairs_section,
+    sets_note,
+    training_section,
+)
+from sentemb.reporting.workspace import Workspace
+from sentemb.supervised.config import SETTINGS, SupervisedConfig
+from sentemb.supervised.data import DATASETS
+
+DATA_NOTE = """\
+Training data differ. The paper trained on SimpWiki (167,689 simple/standard Wikipedia sentence pairs) or PPDB XL
+phrase pairs, from PARAGRAM-SL999 vectors (PPDB XL lexical pairs from GloVe 840B, SimLex-999 ≈ 0.68). Neither corpus
+could be staged; ours are the {pairs} positive sentence pairs of `metrics/pairs.json` (Twitter URL corpus, MSRP,
+TurkCorpus, see below), from our PARAGRAM vectors (`paraphrastic@paragram`: PPDB XL lexical pairs from our GloVe).
+Where the paper has no row for our regularisation, its unregularised SimpWiki row is shown and named. The paper chose
+every negative by MAX.
+"""
+
+# the comparisons of Tables 1-3: (A, its regularisation, B, its regularisation), the paper's test-mode SimpWiki rows
+TRANSFER_CLAIMS = (("LSTMAVG", "dropout, scrambling", "LSTM", "none"), ("GRAN", "dropout, scrambling", "AVG", "none"),
+                   ("GRAN", "dropout, scrambling", "LSTMAVG", "dropout, scrambling"))
+
+
+def transfer_part(ws: Workspace, config: Wieting2017Report) -> list[str]:
+    """Tables 1-3 of the transfer setting, per dataset, training pairs and length, and the claims."""
+    reference = read_gran_tables(ws.reference("gran2017_tables.csv"))
+    sets = evaluation_sets(ws, config.models)
+    per_set = dataset_table(ws, config.models, config.baselines, sets)
+    rows, times = model_rows(ws, config.models, per_set)
+    rows = [r | gran_paper_values(reference, r["model"], r["regularization"]) for r in rows]
+    ours = {r["model"]: r["ours"].strip("`") for r in rows}
+    spec = []
+    for a, reg_a, b, reg_b in TRANSFER_CLAIMS:
+        if a in ours and b in ours:
+            pa, pb = (gran_paper_values(reference, m, reg)["paper test"] for m, reg in ((a, reg_a), (b, reg_b)))
+            spec.append((ours[a], ours[b], f"{a} beats {'the ' if b == 'LSTM' else ''}{b} (Wieting & Gimpel 2017, "
+                                           f"Tables 1-3: {pa:.1f} vs {pb:.1f}, test mode)"))
+    return ["# Results beside Wieting & Gimpel 2017\n", "## Transfer setting (Tables 1-3)\n", sets_note(sets),
+            DATA_NOTE.format(pairs=ws.json("metrics/pairs.json")["total"]["kept"]),
+            "### Tables 1-3 layout: mean Pearson ×100, test and oracle selection\n", to_markdown(pd.DataFrame(rows)),
+            "", baselines_line(per_set, config.baselines),
+            "### Per dataset (Pearson ×100; the selected checkpoint of each model)\n", to_markdown(per_set), "",
+            *pairs_section(ws), *training_section(times),
+            "### Claims of Wieting & Gimpel 2017 (transfer), on our runs\n",
+            f"Judged on the {len(sets)} staged evaluation sets by a two-sided Wilcoxon signed-rank test over the "
+            "per-dataset Pearson r (α = 0.05), test selection.\n",
+            claims_markdown(beats_claims(ws, config.models, spec, sets))]
+
+
+def read_supervised_reference(ws: Workspace) -> pd.DataFrame:
+    """Rows of Tables 6 and 8 of reference/gran2017_tables.csv: model, regularization, dataset (STS, SICK), value
+    (Pearson ×100).
+
+    Raises:
+        SentembError: a missing file or column.
+    """
+    df = read_reference(ws.reference("gran2017_tables.csv"), {"table", "model", "regularization", "metric", "value"},
+                        "Wieting & Gimpel 2017, Tables 6 and 8")
+    df = df[df["table"].isin([6, 8])].copy()
+    df["regularization"] = df["regularization"].fillna("")
+    df["dataset"] = df["metric"].map({"sts_pearson_x100": "STS", "sick_pearson_x100": "SICK"})
+    return df
+
+
+def paper_value(ref: pd.DataFrame, table: int, model: str, reg: str, dataset: str) -> float:
+    rows = ref[(ref["table"] == table) & (ref["model"] == model) & (ref["regularization"] == reg)
+               & (ref["dataset"] == dataset)]["value"]
+    return float(rows.iloc[0]) if len(rows) else float("nan")
+
+
+def predictions(ws: Workspace, name: str, task: str) -> pd.DataFrame:
+    """A supervised run's test predictions as williams_table's frame (group, dataset, pair, gold, score)."""
+    df = ws.supervised_predictions(name, task)
+    return pd.DataFrame({"group": DATASETS[task], "dataset": "test", "pair": range(len(df)),
+                         "gold": df["gold"].astype(float), "score": df["prediction"].astype(float)})
+
+
+def test_r(ws: Workspace, name: str, task: str) -> float:
+    """Pearson's r ×100 on the pooled test split, from the stage's full-precision predictions: the value the Williams
+    test uses (metrics/supervised/NAME.json keeps 3 decimals, and rounding that again to 2 could differ by 0.01)."""
+    df = predictions(ws, name, task)
+    return float(np.corrcoef(df["gold"], df["score"])[0, 1]) * 100  # as williams_table computes r_a and r_b
+
+
+def williams(ws: Workspace, a: str, b: str, task: str) -> dict:
+    """Williams' test of run a against b on a task's pooled test split: r_a, r_b (×100), t, two-sided p."""
+    return williams_table(predictions(ws, a, task), predictions(ws, b, task)).iloc[0].to_dict()
+
+
+def williams_claim(claim: str, w: dict) -> dict:
+    """The claim that run a beats run b, judged by Williams' test ``w``."""
+    return {"claim": claim, "verdict": claim_verdict(True, {"mean_a": w["r_a"], "mean_b": w["r_b"], "p": w["p"]}),
+            "evidence": f"{w['r_a']:.2f} vs {w['r_b']:.2f} Pearson ×100 on {int(w['pairs'])} test pairs; Williams' "
+                        f"t = {w['t']:.2f}, two-sided p = {w['p']:.2g}"}
+
+
+def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
+    """§4.3: Tables 5, 6 and 8 layouts, Williams' test of each setting against random initialisation, the claims."""
+    models, training = supervised.models, supervised.training
+    settings = {s: getattr(supervised.settings, s) for s in SETTINGS}
+    counts = ws.json("metrics/supervised-data.json")
+    ref = read_supervised_reference(ws)
+    metrics = {(m, s): ws.supervised(f"{m}-{s}") for m in models for s in SETTINGS}
+    names, regs = {}, {}
+    for m, spec in models.items():
+        composition = ws.model(spec.transfer).get("composition")
+        if composition is None:
+            raise SentembError(f"results/{spec.transfer}/model.json: supervised.models.{m}.transfer names a model "
+                               "that is not a paraphrastic sentence encoder")
+        names[m] = paper_model_name(composition["encoder"], {k: v for k, v in composition.items()
+                                                             if k not in ("encoder", "dropout", "word_dropout")})
+        regs[m] = regularization(spec.dropout, spec.word_dropout, spec.scramble)
+    r = {(m, s, d): test_r(ws, f"{m}-{s}", d) for m in models for s in SETTINGS for d in DATASETS}
+    table5 = []
+    for m in models:
+        paper = {d: paper_value(ref, 8, names[m], regs[m], d) for d in DATASETS.values()}
+        sts, sick = r[(m, "random", "sts")], r[(m, "random", "sick")]
+        table5.append({"model": names[m], "ours": f"`supervise@{m}-random`", "regularization": regs[m],
+                       "STS": sts, "SICK": sick, "avg.": (sts + sick) / 2, "paper STS": paper["STS"],
+                       "paper SICK": paper["SICK"], "paper avg.": (paper["STS"] + paper["SICK"]) / 2})
+    table6 = [{"model": names[m], "ours STS": r[(m, "random", "sts")], "ours SICK": r[(m, "random", "sick")],
+               "paper STS": paper_value(ref, 6, names[m], "", "STS"),
+               "paper SICK": paper_value(ref, 6, names[m], "", "SICK")}
+              for m in models if names[m].startswith(("GRAN", "BiGRAN"))]
+    table8, tests, claims = [], [], []
+    for m in models:
+        for s in SETTINGS:
+            got = metrics[(m, s)]
+            label = regs[m] + (", universal" if s == "universal" else "")
+            published = s != "initialised"  # the paper has no row for initialisation without the pull back
+            table8.append({"model": names[m], "setting": s, "regularization": label,
+                           "STS": r[(m, s, "sts")], "SICK": r[(m, s, "sick")],
+                           "paper STS": paper_value(ref, 8, names[m], label, "STS") if published else None,
+                           "paper SICK": paper_value(ref, 8, names[m], label, "SICK") if published else None,
+                           "STS oracle": got["sts"]["oracle"], "SICK oracle": got["sick"]["oracle"],
+                           "selected epoch STS / SICK": f"{got['sts']['selected_epoch']:g} / "
+                                                        f"{got['sick']['selected_epoch']:g}"})
+        for s in ("universal", "initialised"):
+            for d, label in DATASETS.items():
+                w = williams(ws, f"{m}-{s}", f"{m}-random", d)
+                tests.append({"model": names[m], "A": s, "B": "random", "dataset": label, "pairs": int(w["pairs"]),
+                              "r A": w["r_a"], "r B": w["r_b"], "t": w["t"], "p": f"{w['p']:.2g}"})
+                if s == "universal":
+                    claims.append(williams_claim(f"{names[m]}: initialising from and regularising to the transfer "
+                                                 f"model beats random initialisation on {label} (Table 8)", w))
+    best = {d: max(models, key=lambda m, d=d: metrics[(m, "random")][d]["test"]) for d in DATASETS}
+    gran = next((m for m in models if names[m] == "GRAN"), None)
+    for d, label in DATASETS.items():
+        for other in models if gran is not None else []:
+            if other != gran:
+                claims.append(williams_claim(f"GRAN beats {names[other]} in supervised training on {label} (Table 5)",
+                                             williams(ws, f"{gran}-random", f"{other}-random", d)))
+    times = [{"stage": f"`supervise@{m}-{s}`", "dataset": DATASETS[d], "train pairs": metrics[(m, s)][d]["train"],
+              "words": metrics[(m, s)][d]["words"], "selected epoch": metrics[(m, s)][d]["selected_epoch"],
+              "device": metrics[(m, s)][d]["device"]}
+             for m in models for s in SETTINGS for d in DATASETS]
+    split_line = ", ".join(f"{DATASETS[d]}: " + " / ".join(f"{c[s]['pairs']:,}" for s in ("train", "dev", "test"))
+                           for d, c in counts.items() if d in DATASETS)
+    lam = "; ".join(f"{s}: λw {v.lambda_w:g}, λc {v.lambda_c:g}" for s, v in settings.items())
+    every = "every epoch" if training.evals_per_epoch == 1 else f"every 1/{training.evals_per_epoch} epoch"
+    note = (
+        f"Pearson's r ×100 of ŷ = rᵀp̂ with the gold score on the **pooled test split** of each dataset, at the "
+        f"checkpoint with the best dev r (a checkpoint {every}, {training.epochs} epochs, Adam at lr {training.lr:g}, "
+        f"mini-batches of {training.batch_size} pairs, h_s of {training.hidden} units; the \"oracle\" columns take the "
+        "best test r of any checkpoint). Tai et al.'s head and KL loss (`src/sentemb/supervised/`); STS's gold "
+        "[0, 5] is shifted onto [1, 6] (K = 6), SICK's [1, 5] is kept (K = 5).\n\n"
+        f"Splits (train / dev / test pairs): {split_line}. The paper's STS split is 4,481 / 1,207 / 6,060 over 20 "
+        "sets (2013 SMT is LDC-only: we have 19), its SICK split the same as ours. No test sentence occurs in the "
+        "paraphrastic training pairs (`metrics/supervised-data.json`).\n\n"
+        "Settings (Table 8): **random**: the composition freshly initialised over our PARAGRAM word vectors; "
+        "**initialised**: every parameter from the transfer model (`paraphrastic@para-…`); **universal**: initialised "
+        f"so and pulled back to it. L2 weights, not tuned (the paper tuned λw over {{1e-5, 0}}): {lam}. At these "
+        "weights the pull back is weak, so universal and initialised differ mostly by training noise. Our transfer "
+        "models were trained on our Twitter URL, MSRP and TurkCorpus pairs, not on SimpWiki.\n"
+    )
+    parts = ["## Supervised STS and SICK (§4.3, Tables 5, 6 and 8)\n", note,
+             "### Table 5 layout: supervised training from random initialisation\n",
+             "The paper's Table 5 cells are not in the reference file; its Table 8 rows with the same regularisation "
+             "(the same runs) are shown.\n", to_markdown(pd.DataFrame(table5).round(2)), ""]
+    if table6:
+        parts += ["### Table 6 layout: the GRAN architectures\n",
+                  "Only the configured GRAN variant is staged; the others are a switch away "
+                  "(`-S paraphrastic.para-gran.variant=N` changes the transfer model and its supervised stages).\n",
+                  to_markdown(pd.DataFrame(table6).round(2)), ""]
+    parts += ["### Table 8 layout: initialising from (and regularising to) the transfer model\n",
+              to_markdown(pd.DataFrame(table8).round(2)), "",
+              "### Williams' test: each setting against random initialisation\n",
+              "Dependent correlations with gold in common (Steiger 1980, Eq. 7), on the pooled test split; p two-sided."
+              "\n", to_markdown(pd.DataFrame(tests).round(2)), "",
+              f"Best from random initialisation: STS `{best['sts']}`, SICK `{best['sick']}`.\n",
+              "### Training data (clock times: `logs/timings/supervised/NAME.json`, outside the files DVC hashes)\n",
+              to_markdown(pd.DataFrame(times)), "",
+              "### Claims of Wieting & Gimpel 2017 (supervised), on our runs\n",
+              "Reproduced when our difference points the paper's way with Williams' p < 0.05. Williams' test holds "
+              "the two trained models fixed: it counts the sampling of the test pairs, not the spread between "
+              "training runs. `benchmarks/supervised_seeds.py` tests each claim over several seeds of this step "
+              "(docs/reproduction.md).\n", claims_markdown(claims)]
+    return parts
+
+
+def wieting2017_report(ws: Workspace, config: Wieting2017Report, supervised: SupervisedConfig) -> str:
+    """The markdown of ``reports/wieting2017.md``: the transfer setting and the supervised setting.
+
+    Raises:
+        SentembError: a missing output or reference file, naming it.
+    """
+    return "\n".join([*transfer_part(ws, config), *supervised_part(ws, supervised)])

@@ -1,0 +1,83 @@
+"""The pipeline's outputs that the reports read, under one root folder (the repository).
+
+``metrics/models/MODEL.json`` and ``MODEL.datasets.csv`` (every evaluated model's aggregates and per-dataset scores),
+``results/MODEL/`` (its per-pair scores and the record of the model it scored), ``metrics/norms/``,
+``metrics/train/``, ``metrics/supervised/`` and ``results/supervised/``, the data stages' counts, and ``reference/``
+(the papers' published numbers). Each reader names the file it misses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sentemb.core.atomic import read_json
+from sentemb.core.errors import SentembError
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Readers of the pipeline's outputs under ``root``."""
+
+    root: Path = Path(".")
+
+    def _file(self, relative: str) -> Path:
+        path = self.root / relative
+        if not path.is_file():
+            raise SentembError(f"{relative}: missing (the stage that writes it has not run: dvc repro)")
+        return path
+
+    def json(self, relative: str) -> Any:
+        """Any JSON output, e.g. ``metrics/corpus.json``."""
+        return read_json(self._file(relative), "missing")
+
+    def metrics(self, model: str) -> dict:
+        """The evaluation's aggregates of a model (:func:`sentemb.core.evaluation.sts.aggregate`)."""
+        return self.json(f"metrics/models/{model}.json")
+
+    def datasets(self, model: str) -> pd.DataFrame:
+        """A model's per-dataset scores: group, dataset, set, pairs, pearson, spearman, no_known_word."""
+        return _csv(self._file(f"metrics/models/{model}.datasets.csv"))
+
+    def pair_scores(self, model: str) -> pd.DataFrame:
+        """A model's cosine for every benchmark pair: group, dataset, pair, gold, score."""
+        return _csv(self._file(f"results/{model}/pair_scores.tsv"), sep="\t")
+
+    def model(self, model: str) -> dict:
+        """The config of the model an evaluation scored (its ``config.json`` as the evaluation saved it)."""
+        return self.json(f"results/{model}/model.json")
+
+    def training(self, model: str) -> dict:
+        """The training record a model's config keeps (``info.training``; ``{}`` for a model without training)."""
+        return self.model(model).get("info", {}).get("training", {})
+
+    def norms(self, model: str) -> dict:
+        """A weighted model's saliences against the psycholinguistic norms (:func:`sentemb.salience.norms`)."""
+        return self.json(f"metrics/norms/{model}.json")
+
+    def training_log(self, model: str) -> pd.DataFrame:
+        """A trainer's log, one row per logged step or checkpoint."""
+        return _csv(self._file(f"metrics/train/{model}.csv"))
+
+    def supervised(self, name: str) -> dict:
+        """A supervised run's test, dev and oracle r per task."""
+        return self.json(f"metrics/supervised/{name}.json")
+
+    def supervised_predictions(self, name: str, task: str) -> pd.DataFrame:
+        """A supervised run's test predictions on a task: set, gold, prediction."""
+        return _csv(self._file(f"results/supervised/{name}/{task}_test.tsv"), sep="\t", quoting=3,
+                    keep_default_na=False)
+
+    def reference(self, name: str) -> Path:
+        """A file of the papers' published numbers, ``reference/NAME``."""
+        return self._file(f"reference/{name}")
+
+
+def _csv(path: Path, sep: str = ",", **kwargs: Any) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path, sep=sep, **kwargs)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
+        raise SentembError(f"{path}: not a readable table ({e})") from None
