@@ -1,0 +1,297 @@
+"""Safe to share: loading a model directory from someone else runs no code and reads no file outside its folder of
+models; whatever is wrong with a model or an input is one line naming the file (and line or key); a stage stopped by
+Ctrl-C, SIGTERM or a kill leaves nothing behind. Each item runs the real loaders, CLI and pipeline."""
+
+import os
+import pickle
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import dvc
+from helpers import toy_models
+
+import numpy as np
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from sentemb.cli import app
+from sentemb.core.atomic import MARK
+from sentemb.core.data.documents import iter_documents
+from sentemb.core.errors import SentembError
+
+ROOT = Path(__file__).resolve().parents[1]
+UP_TO_DATE = "Data and pipelines are up to date."
+
+
+class Payload:
+    """Unpickling this creates the file ``path``: the proof that a loader ran code from a model directory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def __reduce__(self):
+        return open, (self.path, "w")
+
+
+def _edit_json(path: Path, edit) -> None:
+    import json
+
+    config = json.loads(path.read_text())
+    edit(config)
+    path.write_text(json.dumps(config))
+
+
+def _pickled_array(m: Path, marker: Path) -> Path:
+    np.save(m / "avg/vectors.npy", np.array([Payload(marker)], dtype=object), allow_pickle=True)
+    return m / "avg"
+
+
+def _pickle_as_npy(m: Path, marker: Path) -> Path:
+    (m / "avg/vectors.npy").write_bytes(pickle.dumps(Payload(marker)))
+    return m / "avg"
+
+
+def _old_gensim_format(m: Path, marker: Path) -> Path:
+    """The format before safetensors: gensim's pickled vectors.kv, named by a "loader" key."""
+    (m / "avg/vectors.npy").unlink()
+    (m / "avg/vectors.kv").write_bytes(pickle.dumps(Payload(marker)))
+    _edit_json(m / "avg/config.json", lambda c: c.update(loader="sentemb.models"))
+    return m / "avg"
+
+
+def _old_torch_format(m: Path, marker: Path) -> Path:
+    (m / "gran/encoder.safetensors").unlink()
+    torch.save({"payload": Payload(marker)}, m / "gran/encoder.pt")
+    return m / "gran"
+
+
+def _torch_pickle_as_safetensors(m: Path, marker: Path) -> Path:
+    torch.save({"payload": Payload(marker)}, m / "gran/encoder.safetensors")
+    return m / "gran"
+
+
+def _redirect(model: str, reference) -> callable:
+    """``model``'s config names as its base vectors a copy of ``avg`` outside the folder of models, whose
+    vectors.npy is a pickle."""
+
+    def tamper(m: Path, marker: Path) -> Path:
+        elsewhere = m.parent / "elsewhere"
+        elsewhere.mkdir(exist_ok=True)
+        (elsewhere / "avg").mkdir()
+        for f in (m / "avg").iterdir():
+            (elsewhere / "avg" / f.name).write_bytes(f.read_bytes())
+        (elsewhere / "avg/vectors.npy").write_bytes(pickle.dumps(Payload(marker)))
+        _edit_json(m / model / "config.json", lambda c: c.update(vectors=reference(elsewhere / "avg")))
+        return m / model
+
+    return tamper
+
+
+def _truncate(name: str) -> callable:
+    def tamper(m: Path, marker: Path) -> Path:
+        data = (m / name).read_bytes()
+        (m / name).write_bytes(data[: len(data) // 2])
+        return (m / name).parent
+
+    return tamper
+
+
+def _foreign_safetensors(m: Path, marker: Path) -> Path:
+    (m / "gran/encoder.safetensors").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    return m / "gran"
+
+
+def _config(model: str, edit) -> callable:
+    def tamper(m: Path, marker: Path) -> Path:
+        _edit_json(m / model / "config.json", edit)
+        return m / model
+
+    return tamper
+
+
+def _drop_last_line(name: str) -> callable:
+    def tamper(m: Path, marker: Path) -> Path:
+        lines = (m / name).read_text().splitlines(keepends=True)
+        (m / name).write_text("".join(lines[:-1]))
+        return (m / name).parent
+
+    return tamper
+
+
+def _extra_trained_word(m: Path, marker: Path) -> Path:
+    with open(m / "gran/words.txt", "a", encoding="utf-8") as fh:
+        fh.write("dog\n")
+    return m / "gran"
+
+
+def _bad_weight(m: Path, marker: Path) -> Path:
+    lines = (m / "nws/weights.tsv").read_text().splitlines()
+    lines[2] = lines[2].split("\t")[0] + "\theavy\t7"
+    (m / "nws/weights.tsv").write_text("\n".join(lines) + "\n")
+    return m / "nws"
+
+
+MODELS = {
+    # code in a file: the payload must not run
+    "object array in vectors.npy": (_pickled_array, "avg/vectors.npy: not a .npy array of float32 word vectors"),
+    "pickle named vectors.npy": (_pickle_as_npy, "avg/vectors.npy: not a .npy array of float32 word vectors"),
+    "old gensim vectors.kv": (_old_gensim_format, "avg: a model saved by an older sentemb (a pickled vectors.kv"),
+    "old torch encoder.pt": (_old_torch_format, "gran: a model saved by an older sentemb"),
+    "torch pickle named encoder.safetensors": (_torch_pickle_as_safetensors,
+                                               "gran/encoder.safetensors: not a safetensors file"),
+    # a path out of the folder of models
+    "vectors: an absolute path": (_redirect("gran", str), "gran/config.json: vectors: expected '../NAME'"),
+    "vectors: ../../elsewhere/avg": (_redirect("gran", lambda p: "../../elsewhere/avg"),
+                                     "gran/config.json: vectors: expected '../NAME'"),
+    "weighted vectors: an absolute path": (_redirect("nws", str), "nws/config.json: vectors: expected '../NAME'"),
+    # broken files
+    "truncated encoder.safetensors": (_truncate("gran/encoder.safetensors"),
+                                      "gran/encoder.safetensors: not a safetensors file"),
+    "foreign encoder.safetensors": (_foreign_safetensors, "gran/encoder.safetensors: not a safetensors file"),
+    "truncated vectors.npy": (_truncate("avg/vectors.npy"), "avg/vectors.npy: not a .npy array"),
+    "missing key": (_config("gran", lambda c: c.pop("composition")),
+                    "gran/config.json: composition: Field required"),
+    "wrong type": (_config("avg", lambda c: c["text"].update(lowercase="perhaps")),
+                   "avg/config.json: text.lowercase: Input should be a valid boolean"),
+    "another encoder's parameters": (_config("gran", lambda c: c["composition"].update(encoder="lstmavg")),
+                                     "gran/encoder.safetensors: does not fit encoder 'lstmavg'"),
+    "vocabulary shorter than the array": (_drop_last_line("avg/vocab.tsv"),
+                                          "avg/vectors.npy: 8 vectors for the 7 words of"),
+    "more trained words than rows": (_extra_trained_word,
+                                     "gran/encoder.safetensors: embedding.weight of shape (3, 3), expected (4, 3)"),
+    "weight not a number": (_bad_weight, "nws/weights.tsv:3: weight is not a number ('heavy')"),
+}
+
+
+@pytest.mark.parametrize("case", list(MODELS))
+def test_a_bad_model_directory_runs_no_code_and_is_one_line(tmp_path, case):
+    tamper, message = MODELS[case]
+    models = toy_models(tmp_path / "models")
+    marker = tmp_path / "payload-ran"
+    model = tamper(models, marker)
+    res = CliRunner().invoke(app, ["similarity", str(model), "a man plays", "a dog runs"])
+    assert not marker.exists(), "loading the model ran the payload"
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
+    assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("error: "), res.stderr
+    assert message in res.stderr, res.stderr
+
+
+def test_no_load_path_unpickles():
+    """What the loaders may call: no pickle reader anywhere in the package, the stages or the profiles."""
+    pattern = re.compile(r"KeyedVectors\.load|pickle\.loads?\(|allow_pickle=True|torch\.load\(|joblib\.load")
+    files = [p for folder in ("src", "stages", "profiles") for p in (ROOT / folder).rglob("*.py")]
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in files
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert hits == []
+
+
+def _pairs(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "mine.tsv").write_text(text, encoding="utf-8")
+    return tmp_path / "mine.tsv"
+
+
+PAIRS = {
+    "score above --scale": ("s1\ts2\tscore\na man\ta man\t4\na dog\ta man\t1\n", ["--scale", "0", "1"],
+                            "mine.tsv:2: gold score 4 outside the scale [0, 1]"),
+    "two fields": ("a man\ta man\t4\na dog\ta man\n", [],
+                   "mine.tsv:2: expected sentence1<TAB>sentence2<TAB>gold, found 2 tab-separated fields"),
+    "a word for a score": ("a man\ta man\t4\na dog\ta man\thigh\n", [],
+                           "mine.tsv:2: gold score 'high' is not a number"),
+    "one score for all": ("a man\ta man\t3\na dog\ta man\t3\n", [], "mine.tsv: every gold score is 3"),
+    "inverted --scale": ("a man\ta man\t4\na dog\ta man\t1\n", ["--scale", "5", "0"],
+                         "--scale: expected LOW < HIGH, got 5 0"),
+}
+
+
+@pytest.mark.parametrize("case", list(PAIRS))
+def test_your_own_pairs_are_checked_naming_the_line(tmp_path, case):
+    text, options, message = PAIRS[case]
+    models = toy_models(tmp_path / "models")
+    res = CliRunner().invoke(app, ["evaluate", str(models / "avg"), "--pairs", str(_pairs(tmp_path, text)), *options])
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
+    assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("error: "), res.stderr
+    assert message in res.stderr, res.stderr
+
+
+def test_latin1_text_is_refused_with_its_line_number(tmp_path):
+    (tmp_path / "book.txt").write_bytes("First line.\nSecond line.\nCaf\xe9 au lait.\n".encode("latin-1"))
+    with pytest.raises(SentembError, match=r"book\.txt:3: not UTF-8 text .*iconv -f latin1 -t utf-8"):
+        list(iter_documents(tmp_path / "book.txt"))
+
+
+def test_embed_says_how_many_rows_are_zeros(tmp_path):
+    models = toy_models(tmp_path / "models")
+    (tmp_path / "lines.txt").write_text("a man plays\n\nzebra\na dog\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["embed", str(models / "avg"), str(tmp_path / "lines.txt"), "-o",
+                                   str(tmp_path / "e.npy")])
+    assert res.exit_code == 0, res.output
+    assert "warning: 2 of the 4 lines (blank ones included) have no word the model knows" in res.stderr
+    assert np.flatnonzero(~np.load(tmp_path / "e.npy").any(axis=1)).tolist() == [1, 2]
+
+
+# --- stopping a stage of the pipeline (the quick look's project) -------------------------------------------------
+
+def _leftovers(proj: Path) -> list[Path]:
+    return [p for folder in ("data", "models", "results", "metrics", "reports", "logs")
+            for p in (proj / folder).rglob(f"*{MARK}*")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, word, code", [(signal.SIGINT, "interrupted", 130), (signal.SIGTERM, "terminated", 143)])
+def test_ctrl_c_or_sigterm_stops_a_stage_in_one_line_and_changes_nothing(quick, sig, word, code):
+    """The signal to the stage's whole process group (Ctrl-C in a terminal): one line, the shell's exit status, the
+    outputs as they were (nothing replaced, no temporary left)."""
+    proc = subprocess.Popen([sys.executable, "stages/paraphrastic.py", "para-lstmavg"], cwd=quick,
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(4.0)  # importing torch, reading the pairs, training
+    assert proc.poll() is None, "the stage finished before the signal"
+    os.killpg(proc.pid, sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code and "Traceback" not in err, err
+    assert [line for line in err.splitlines() if line.strip()][-1] == word, err  # after any progress bar
+    assert _leftovers(quick) == []
+    assert dvc(quick, "status").stdout.strip() == UP_TO_DATE
+
+
+KILL_AT_SAVE = '''
+import os
+import signal
+
+_replace = os.replace
+
+
+def _replace_or_die(src, dst, *args, **kwargs):
+    if "{mark}" in os.fspath(src):  # sentemb's atomic save, at the moment of the rename
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _replace(src, dst, *args, **kwargs)
+
+
+os.replace = _replace_or_die
+'''
+
+
+@pytest.mark.slow
+def test_a_kill_at_the_moment_of_saving_leaves_nothing_once_the_stage_reruns(quick, tmp_path):
+    """SIGKILL between writing a temporary and renaming it (a Python start-up hook in the stage's process): the
+    temporary is invisible to git, and the next `dvc repro` removes it and gives the same outputs."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(KILL_AT_SAVE.format(mark=MARK))
+    lock = (quick / "dvc.lock").read_bytes()
+    env = os.environ | {"PYTHONPATH": str(hook)}
+    killed = subprocess.run([sys.executable, "-m", "dvc", "repro", "--force", "--single-item", "evaluate@glove"],
+                            cwd=quick, env=env, capture_output=True, text=True)
+    assert killed.returncode != 0
+    left = _leftovers(quick)
+    assert len(left) == 1 and left[0].parent == quick / "metrics/models", left
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=quick,
+                            capture_output=True, text=True, check=True).stdout
+    assert MARK not in status, status
+    assert dvc(quick, "repro").returncode == 0
+    assert _leftovers(quick) == [] and (quick / "dvc.lock").read_bytes() == lock
+    assert dvc(quick, "status").stdout.strip() == UP_TO_DATE
