@@ -1,4 +1,4 @@
-"""The quick profile's wall time in a fresh project, per stage family: what the end-to-end test spends, and what the
+"""The smoke profile's wall time in a fresh project, per stage family: what the end-to-end tests spend, and what the
 pipeline's layout (how many dvc.yaml and lock files) costs around the stages.
 
 Usage:
@@ -7,12 +7,12 @@ Usage:
 For this checkout, and first for revision REV of it when ``--against`` is given (``git archive REV``, unpacked in
 ``OUT/REV``), it makes a fresh git + DVC project in ``OUT/NAME`` exactly as the end-to-end tests do (conftest's
 ``make_project``: the tree's dvc.yaml files, stages, src, reference and profiles, params.yaml reading the shared mirror)
-and runs the quick profile in it, ``dvc exp run $(python profiles/profile.py quick)`` (in a tree older than that
-script, ``sentemb profile quick``), timing each line DVC prints. Each stage's time is from its ``Running stage`` line
-to the next stage's (DVC's bookkeeping around the stage included); the stage commands import ``sentemb`` from the
-tree's own ``src`` (PYTHONPATH). It
-prints the seconds per stage family for each tree side by side, and the total. The runs go one after the other:
-run it on an idle machine, and compare figures of one invocation only (this machine's speed drifts from day to day).
+and runs the smoke profile in it, ``dvc exp run $(python profiles/profile.py smoke)`` (in older trees the same profile
+was named ``quick``, and older still ``sentemb profile quick``), timing each line DVC prints. Each stage's time is
+from its ``Running stage`` line to the next stage's (DVC's bookkeeping around the stage included); the stage commands
+import ``sentemb`` from the tree's own ``src`` (PYTHONPATH). It prints the seconds per stage family for each tree side
+by side, and the total. The runs go one after the other: run it on an idle machine, and compare figures of one
+invocation only (this machine's speed drifts from day to day).
 """
 
 import argparse
@@ -31,18 +31,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import GIT_IDENTITY, make_project  # noqa: E402  (the end-to-end tests' fresh project)
 
 
-def run_quick_profile(tree: Path, work: Path, shared: Path) -> tuple[float, Counter]:
+def run_smoke_profile(tree: Path, work: Path, shared: Path) -> tuple[float, Counter]:
     """Seconds of the whole ``dvc exp run`` and seconds per stage family (``nws@glove`` → ``nws``)."""
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    proj = make_project(work, shared, quick=False, root=tree)
+    proj = make_project(work, shared, smoke=False, root=tree)
     env = os.environ | GIT_IDENTITY | {"PYTHONPATH": str(tree / "src"), "PYTHONUNBUFFERED": "1"}
     subprocess.run(["git", "add", "-A"], cwd=proj, check=True)
     subprocess.run(["git", "commit", "-qm", "a fresh project"], cwd=proj, check=True, env=env)
     py = shlex.quote(sys.executable)
     start = time.monotonic()
-    script = tree / "profiles/profile.py"
-    profile = "profiles/profile.py quick" if script.is_file() else "-m sentemb.cli profile quick"
+    script, name = tree / "profiles/profile.py", "smoke" if (tree / "profiles/smoke.yaml").is_file() else "quick"
+    profile = f"profiles/profile.py {name}" if script.is_file() else "-m sentemb.cli profile quick"
     proc = subprocess.Popen(["bash", "-c", f"{py} -m dvc exp run $({py} {profile})"], cwd=proj,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     marks = []  # (seconds since start, stage address) of every "Running stage" line
@@ -74,7 +74,7 @@ def main() -> None:
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
         trees[args.against] = tree
     trees["this checkout"] = ROOT
-    results = {name: run_quick_profile(tree, args.out / f"project-{i}", args.shared)
+    results = {name: run_smoke_profile(tree, args.out / f"project-{i}", args.shared)
                for i, (name, tree) in enumerate(trees.items())}
     names = list(results)
     print("\n| stage family | " + " | ".join(names) + " |\n|---|" + "---:|" * len(names))

@@ -1,9 +1,11 @@
 """Run profiles: named sets of params.yaml overrides (``profiles/NAME.yaml``) for ``dvc exp run -S``.
 
-A profile is a YAML mapping of dotted params keys to values::
+A profile is a YAML mapping of dotted params keys to values; a key written ``~key`` (with no value) removes that
+entry, Hydra's deletion, e.g. a model of the paraphrastic section and with it its stages::
 
     split.max_documents: 4
     download.corpus: [gutenberg-01, enwiki-01]
+    ~paraphrastic.para-proj:
 
 ``python profiles/profile.py quick`` checks it against ``params.yaml`` (DVC refuses to add a key that is not there)
 and prints the ``-S key=value`` arguments, so that ``dvc exp run $(python profiles/profile.py quick)`` runs the
@@ -49,9 +51,11 @@ def read_profile(name_or_path: str | Path) -> dict[str, Any]:
         raise SentembError(f"{path}: malformed YAML ({e})") from None
     if not isinstance(data, dict) or not data:
         raise SentembError(f"{path}: expected a mapping of dotted params keys to values")
-    for key in data:
-        if not isinstance(key, str) or not all(key.split(".")):
+    for key, value in data.items():
+        if not isinstance(key, str) or not all(key.removeprefix("~").split(".")):
             raise SentembError(f"{path}: {key!r} is not a dotted params key such as split.max_documents")
+        if key.startswith("~") and value is not None:
+            raise SentembError(f"{path}: {key}: a removal takes no value (got {value!r})")
     return data
 
 
@@ -69,15 +73,18 @@ def _node(params: dict, key: str, where: str) -> tuple[dict, str]:
 
 
 def apply_profile(params: dict, overrides: dict[str, Any], where: str = "profile") -> dict:
-    """A copy of ``params`` (params.yaml's content) with the overrides set.
+    """A copy of ``params`` (params.yaml's content) with the overrides set (and the ``~key`` entries removed).
 
     Raises:
         SentembError: an override of a key params.yaml does not have (``where`` names the profile).
     """
     out = copy.deepcopy(params)
     for key, value in overrides.items():
-        node, last = _node(out, key, where)
-        node[last] = copy.deepcopy(value)
+        node, last = _node(out, key.removeprefix("~"), where)
+        if key.startswith("~"):
+            del node[last]
+        else:
+            node[last] = copy.deepcopy(value)
     return out
 
 
@@ -104,7 +111,7 @@ def set_param_args(overrides: dict[str, Any]) -> list[str]:
     """
     args: list[str] = []
     for key, value in overrides.items():
-        args += ["-S", f"{key}={_value(value, key)}"]
+        args += ["-S", key if key.startswith("~") else f"{key}={_value(value, key)}"]
     return args
 
 

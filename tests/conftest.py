@@ -37,17 +37,17 @@ def wiki_file(shared) -> tuple[str, str]:
     raise AssertionError("no member")
 
 
-# --- the pipeline, run once for the whole suite as README's quick look runs it -----------------------------------
+# --- the pipeline, every stage run once for the whole suite on the smoke profile ----------------------------------
 
 GIT_IDENTITY = {"GIT_AUTHOR_NAME": "sentemb tests", "GIT_AUTHOR_EMAIL": "tests@sentemb.invalid",
                 "GIT_COMMITTER_NAME": "sentemb tests", "GIT_COMMITTER_EMAIL": "tests@sentemb.invalid"}
 PROJECT_ITEMS = ("dvc.yaml", "stages", "src", "reference", "profiles", ".gitignore", ".dvcignore")
 
 
-def make_project(tmp_path: Path, shared: Path, quick: bool = True, root: Path = ROOT, **overrides) -> Path:
+def make_project(tmp_path: Path, shared: Path, smoke: bool = True, root: Path = ROOT, **overrides) -> Path:
     """A fresh git+DVC project with the pipeline of ``root`` (this repository, or a tree of another revision: the
     benchmark benchmarks/pipeline_overhead.py), reading the shared mirror; its params.yaml is ``root``'s with the
-    quick profile (profiles/quick.yaml) applied, unless ``quick`` is false."""
+    smoke profile (profiles/smoke.yaml) applied, unless ``smoke`` is false."""
     import shutil
     import subprocess
     import sys
@@ -64,8 +64,8 @@ def make_project(tmp_path: Path, shared: Path, quick: bool = True, root: Path = 
             shutil.copy(src, proj / item)
     params = yaml.safe_load((root / "params.yaml").read_text())
     params["download"].update(mirror=str(shared), use_network=False)
-    if quick:
-        params = apply_quick_profile(params)
+    if smoke:
+        params = apply_profile(params, "smoke")
     for section, values in overrides.items():
         params[section].update(values)
     (proj / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
@@ -74,14 +74,14 @@ def make_project(tmp_path: Path, shared: Path, quick: bool = True, root: Path = 
     return proj
 
 
-def apply_quick_profile(params: dict) -> dict:
-    """params.yaml's content with profiles/quick.yaml applied (profiles/profile.py, a script of the repository)."""
+def apply_profile(params: dict, name: str) -> dict:
+    """params.yaml's content with profiles/NAME.yaml applied (profiles/profile.py, a script of the repository)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("profile_script", ROOT / "profiles" / "profile.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.apply_profile(params, module.read_profile("quick"))
+    return module.apply_profile(params, module.read_profile(name))
 
 
 def dvc(proj: Path, *args: str, check: bool = True):
@@ -93,18 +93,18 @@ def dvc(proj: Path, *args: str, check: bool = True):
 
 
 @pytest.fixture(scope="session")
-def quick(tmp_path_factory, shared) -> Path:
-    """README's quick look, `dvc exp run $(python profiles/profile.py quick)`, on a fresh project, run once for every
-    test that reads or reruns its outputs (those that change the project put it back)."""
+def smoke(tmp_path_factory, shared) -> Path:
+    """Every stage, `dvc exp run $(python profiles/profile.py smoke)`, on a fresh project, run once for every test that
+    reads or reruns its outputs (those that change the project put it back)."""
     import shlex
     import subprocess
     import sys
 
-    proj = make_project(tmp_path_factory.mktemp("quick"), shared, quick=False)
+    proj = make_project(tmp_path_factory.mktemp("smoke"), shared, smoke=False)
     subprocess.run(["git", "add", "-A"], cwd=proj, check=True)
     subprocess.run(["git", "commit", "-qm", "a fresh project"], cwd=proj, check=True, env=os.environ | GIT_IDENTITY)
     py = shlex.quote(sys.executable)
-    res = subprocess.run(["bash", "-c", f"{py} -m dvc exp run $({py} profiles/profile.py quick)"], cwd=proj,
+    res = subprocess.run(["bash", "-c", f"{py} -m dvc exp run $({py} profiles/profile.py smoke)"], cwd=proj,
                          capture_output=True, text=True, env=os.environ | GIT_IDENTITY)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return proj

@@ -137,9 +137,9 @@ def test_senteval_errors(models):
         senteval.prepare({"sentemb_model": str(models / "none")}, [])
 
 
-def test_profile_prints_the_quick_profile_as_set_param_arguments(tmp_path):
-    """`dvc exp run $(python profiles/profile.py quick)`: `-S key=value` pairs that parse back to the profile's
-    values, every key one params.yaml has (DVC refuses new keys)."""
+def test_profile_prints_set_param_arguments_that_parse_back_to_the_profile(tmp_path):
+    """`dvc exp run $(python profiles/profile.py NAME)`: `-S key=value` pairs that parse back to the profile's values,
+    every key one params.yaml has (DVC refuses new keys), and `-S ~key` for each removal."""
     import subprocess
     import sys
 
@@ -150,22 +150,28 @@ def test_profile_prints_the_quick_profile_as_set_param_arguments(tmp_path):
     def profile(name: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "profiles/profile.py", name], cwd=root, capture_output=True, text=True)
 
-    res = profile("quick")
-    assert res.returncode == 0, res.stderr
-    args = res.stdout.split()
-    assert args[0::2] == ["-S"] * (len(args) // 2) and "download.corpus=[gutenberg-01,enwiki-01]" in args
-    parsed = {k: yaml.safe_load(v) for k, v in (a.split("=", 1) for a in args[1::2])}
-    assert parsed == yaml.safe_load((root / "profiles/quick.yaml").read_text())
-    assert parsed["supervised.training.max_pairs"] == 150
+    for name in ("smoke", "quick"):
+        res = profile(name)
+        assert res.returncode == 0, res.stderr
+        args = res.stdout.split()
+        assert args[0::2] == ["-S"] * (len(args) // 2)
+        parsed = {k: yaml.safe_load(v) for k, v in (a.split("=", 1) if "=" in a else (a, "null")
+                                                     for a in args[1::2])}
+        assert parsed == yaml.safe_load((root / f"profiles/{name}.yaml").read_text()), name
+    assert "download.corpus=[gutenberg-01,enwiki-01]" in profile("smoke").stdout.split()
+    removals = [k for k in yaml.safe_load((root / "profiles/quick.yaml").read_text()) if k.startswith("~")]
+    assert removals and set(removals) <= set(profile("quick").stdout.split())  # `-S ~key`, Hydra's deletion
     for text, message in [("split.max_docs: 4\n", "split.max_docs: params.yaml has no such key"),
                           ("nosuch.key: 1\n", "nosuch.key: params.yaml has no section 'nosuch'"),
                           ("text.tokenizer: a b\n", "text.tokenizer: 'a b' cannot be passed as `-S"),
+                          ("~paraphrastic.para-nope:\n", "paraphrastic.para-nope: params.yaml has no such key"),
+                          ("~split.jobs: 2\n", "~split.jobs: a removal takes no value (got 2)"),
                           ("- a list\n", "expected a mapping of dotted params keys")]:
         (tmp_path / "bad.yaml").write_text(text)
         res = profile(str(tmp_path / "bad.yaml"))
         assert res.returncode == 1 and message in res.stderr and "Traceback" not in res.stderr, (text, res.stderr)
     res = profile("nope")
-    assert res.returncode == 1 and "profiles/nope.yaml: no such profile (profiles: quick)" in res.stderr
+    assert res.returncode == 1 and "profiles/nope.yaml: no such profile (profiles: quick, smoke)" in res.stderr
 
 
 def test_evaluate_command_names_its_own_option_for_an_unknown_benchmark(tmp_path):

@@ -18,7 +18,8 @@ LAYERS = ["core", "wordvectors", "adjacent_sentences", *FAMILIES, "reporting", "
 
 # what a stage imports only once it has read the model's config (core.models.load_model's lazy dispatch, by type) or
 # runs (the LSTM's CPU backward kernel)
-LAZY = {"evaluate-salience": ["sentemb.salience.model"], "evaluate-paraphrastic": ["sentemb.paraphrastic.model"],
+LAZY = {"evaluate-salience": ["sentemb.salience.model"], "evaluate-nws": ["sentemb.salience.model"],
+        "evaluate-paraphrastic": ["sentemb.paraphrastic.model"],
         "supervise": ["sentemb.paraphrastic.peephole_cpu"]}
 
 # run in a fresh interpreter: third-party libraries preloaded once, then each stage script imported in a forked child

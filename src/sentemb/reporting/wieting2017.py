@@ -29,7 +29,7 @@ from sentemb.reporting.transfer import (
     training_section,
 )
 from sentemb.reporting.workspace import Workspace
-from sentemb.supervised.config import SETTINGS, SupervisedConfig
+from sentemb.supervised.config import SETTINGS, SupervisedConfig, transfer_model
 from sentemb.supervised.data import DATASETS
 
 DATA_NOTE = """\
@@ -120,24 +120,25 @@ def williams_claim(claim: str, w: dict) -> dict:
 
 
 def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
-    """§4.3: Tables 5, 6 and 8 layouts, Williams' test of each setting against random initialisation, the claims."""
+    """§4.3: Tables 5, 6 and 8 layouts, Williams' test of each setting against random initialisation, the claims
+    (those of the models and settings that ``supervised`` lists: a comparison with a setting not run is left out)."""
     models, training = supervised.models, supervised.training
-    settings = {s: getattr(supervised.settings, s) for s in SETTINGS}
+    settings = {s: supervised.settings[s] for s in SETTINGS if s in supervised.settings}
     counts = ws.json("metrics/supervised-data.json")
     ref = read_supervised_reference(ws)
-    metrics = {(m, s): ws.supervised(f"{m}-{s}") for m in models for s in SETTINGS}
+    metrics = {(m, s): ws.supervised(f"{m}-{s}") for m in models for s in settings}
     names, regs = {}, {}
     for m, spec in models.items():
-        composition = ws.model(spec.transfer).get("composition")
+        composition = ws.model(transfer_model(m)).get("composition")
         if composition is None:
-            raise SentembError(f"results/{spec.transfer}/model.json: supervised.models.{m}.transfer names a model "
-                               "that is not a paraphrastic sentence encoder")
+            raise SentembError(f"results/{transfer_model(m)}/model.json: supervised.models.{m} needs "
+                               f"{transfer_model(m)} to be a paraphrastic sentence encoder")
         names[m] = paper_model_name(composition["encoder"], {k: v for k, v in composition.items()
                                                              if k not in ("encoder", "dropout", "word_dropout")})
         regs[m] = regularization(spec.dropout, spec.word_dropout, spec.scramble)
-    r = {(m, s, d): test_r(ws, f"{m}-{s}", d) for m in models for s in SETTINGS for d in DATASETS}
+    r = {(m, s, d): test_r(ws, f"{m}-{s}", d) for m in models for s in settings for d in DATASETS}
     table5 = []
-    for m in models:
+    for m in models if "random" in settings else []:
         paper = {d: paper_value(ref, 8, names[m], regs[m], d) for d in DATASETS.values()}
         sts, sick = r[(m, "random", "sts")], r[(m, "random", "sick")]
         table5.append({"model": names[m], "ours": f"`supervise@{m}-random`", "regularization": regs[m],
@@ -146,10 +147,10 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
     table6 = [{"model": names[m], "ours STS": r[(m, "random", "sts")], "ours SICK": r[(m, "random", "sick")],
                "paper STS": paper_value(ref, 6, names[m], "", "STS"),
                "paper SICK": paper_value(ref, 6, names[m], "", "SICK")}
-              for m in models if names[m].startswith(("GRAN", "BiGRAN"))]
+              for m in models if names[m].startswith(("GRAN", "BiGRAN")) and "random" in settings]
     table8, tests, claims = [], [], []
     for m in models:
-        for s in SETTINGS:
+        for s in settings:
             got = metrics[(m, s)]
             label = regs[m] + (", universal" if s == "universal" else "")
             published = s != "initialised"  # the paper has no row for initialisation without the pull back
@@ -160,7 +161,7 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
                            "STS oracle": got["sts"]["oracle"], "SICK oracle": got["sick"]["oracle"],
                            "selected epoch STS / SICK": f"{got['sts']['selected_epoch']:g} / "
                                                         f"{got['sick']['selected_epoch']:g}"})
-        for s in ("universal", "initialised"):
+        for s in [s for s in ("universal", "initialised") if s in settings and "random" in settings]:
             for d, label in DATASETS.items():
                 w = williams(ws, f"{m}-{s}", f"{m}-random", d)
                 tests.append({"model": names[m], "A": s, "B": "random", "dataset": label, "pairs": int(w["pairs"]),
@@ -168,8 +169,7 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
                 if s == "universal":
                     claims.append(williams_claim(f"{names[m]}: initialising from and regularising to the transfer "
                                                  f"model beats random initialisation on {label} (Table 8)", w))
-    best = {d: max(models, key=lambda m, d=d: metrics[(m, "random")][d]["test"]) for d in DATASETS}
-    gran = next((m for m in models if names[m] == "GRAN"), None)
+    gran = next((m for m in models if names[m] == "GRAN"), None) if "random" in settings else None
     for d, label in DATASETS.items():
         for other in models if gran is not None else []:
             if other != gran:
@@ -178,7 +178,7 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
     times = [{"stage": f"`supervise@{m}-{s}`", "dataset": DATASETS[d], "train pairs": metrics[(m, s)][d]["train"],
               "words": metrics[(m, s)][d]["words"], "selected epoch": metrics[(m, s)][d]["selected_epoch"],
               "device": metrics[(m, s)][d]["device"]}
-             for m in models for s in SETTINGS for d in DATASETS]
+             for m in models for s in settings for d in DATASETS]
     split_line = ", ".join(f"{DATASETS[d]}: " + " / ".join(f"{c[s]['pairs']:,}" for s in ("train", "dev", "test"))
                            for d, c in counts.items() if d in DATASETS)
     lam = "; ".join(f"{s}: λw {v.lambda_w:g}, λc {v.lambda_c:g}" for s, v in settings.items())
@@ -198,22 +198,25 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
         "weights the pull back is weak, so universal and initialised differ mostly by training noise. Our transfer "
         "models were trained on our Twitter URL, MSRP and TurkCorpus pairs, not on SimpWiki.\n"
     )
-    parts = ["## Supervised STS and SICK (§4.3, Tables 5, 6 and 8)\n", note,
-             "### Table 5 layout: supervised training from random initialisation\n",
-             "The paper's Table 5 cells are not in the reference file; its Table 8 rows with the same regularisation "
-             "(the same runs) are shown.\n", to_markdown(pd.DataFrame(table5).round(2)), ""]
+    parts = ["## Supervised STS and SICK (§4.3, Tables 5, 6 and 8)\n", note]
+    if table5:
+        best = {d: max(models, key=lambda m, d=d: metrics[(m, "random")][d]["test"]) for d in DATASETS}
+        parts += ["### Table 5 layout: supervised training from random initialisation\n",
+                  "The paper's Table 5 cells are not in the reference file; its Table 8 rows with the same "
+                  "regularisation (the same runs) are shown.\n", to_markdown(pd.DataFrame(table5).round(2)), "",
+                  f"Best from random initialisation: STS `{best['sts']}`, SICK `{best['sick']}`.\n"]
     if table6:
         parts += ["### Table 6 layout: the GRAN architectures\n",
                   "Only the configured GRAN variant is staged; the others are a switch away "
                   "(`-S paraphrastic.para-gran.variant=N` changes the transfer model and its supervised stages).\n",
                   to_markdown(pd.DataFrame(table6).round(2)), ""]
     parts += ["### Table 8 layout: initialising from (and regularising to) the transfer model\n",
-              to_markdown(pd.DataFrame(table8).round(2)), "",
-              "### Williams' test: each setting against random initialisation\n",
-              "Dependent correlations with gold in common (Steiger 1980, Eq. 7), on the pooled test split; p two-sided."
-              "\n", to_markdown(pd.DataFrame(tests).round(2)), "",
-              f"Best from random initialisation: STS `{best['sts']}`, SICK `{best['sick']}`.\n",
-              "### Training data (clock times: `logs/timings/supervised/NAME.json`, outside the files DVC hashes)\n",
+              to_markdown(pd.DataFrame(table8).round(2)), ""]
+    if tests:
+        parts += ["### Williams' test: each setting against random initialisation\n",
+                  "Dependent correlations with gold in common (Steiger 1980, Eq. 7), on the pooled test split; p "
+                  "two-sided.\n", to_markdown(pd.DataFrame(tests).round(2)), ""]
+    parts += ["### Training data (clock times: `logs/timings/supervised/NAME.json`, outside the files DVC hashes)\n",
               to_markdown(pd.DataFrame(times)), "",
               "### Claims of Wieting & Gimpel 2017 (supervised), on our runs\n",
               "Reproduced when our difference points the paper's way with Williams' p < 0.05. Williams' test holds "

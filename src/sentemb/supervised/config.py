@@ -4,11 +4,21 @@ params.yaml (:mod:`sentemb.core.config`)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, NonNegativeFloat, PositiveFloat, PositiveInt, model_validator
 
 from sentemb.core.config import Device, Probability, Schema, Seed
 
 SETTINGS = ("random", "initialised", "universal")
+"""Wieting & Gimpel's Table 8 settings, in the order the reports list them."""
+SettingName = Literal["random", "initialised", "universal"]
+
+
+def transfer_model(model: str) -> str:
+    """The paraphrastic model whose encoder the supervised model ``model`` uses: ``para-MODEL`` (its trained
+    parameters, except in the random setting, and the word vectors it started from)."""
+    return f"para-{model}"
 
 
 class SplitConfig(Schema):
@@ -41,11 +51,9 @@ class TrainingConfig(Schema):
 
 
 class SupervisedModel(Schema):
-    """``supervised.models.MODEL``: the paraphrastic model whose encoder is used, and its regularisation here (Table
-    8)."""
+    """``supervised.models.MODEL``: the encoder of the paraphrastic model ``para-MODEL`` (:func:`transfer_model`) and
+    its regularisation here (Table 8)."""
 
-    transfer: str = Field(description="a model of the paraphrastic section (its encoder and, except for random, its "
-                                      "trained parameters)")
     dropout: float = Field(ge=0, lt=1, description="dropout on the word embeddings")
     word_dropout: float = Field(ge=0, lt=1, description="probability of dropping a whole word vector")
     scramble: Probability = Field(description="probability of shuffling the words of both sentences of a pair")
@@ -58,14 +66,6 @@ class Setting(Schema):
     lambda_c: NonNegativeFloat = Field(description="λc: the rest to 0, or (universal) to the transfer model")
 
 
-class Settings(Schema):
-    """``supervised.settings``: Wieting & Gimpel's Table 8."""
-
-    random: Setting = Field(description="composition freshly initialised, the transfer model's starting word vectors")
-    initialised: Setting = Field(description="every parameter from the transfer model")
-    universal: Setting = Field(description="initialised, and every parameter pulled back to the transfer model")
-
-
 class SupervisedConfig(Schema):
     """The whole ``supervised`` section."""
 
@@ -73,4 +73,7 @@ class SupervisedConfig(Schema):
     training: TrainingConfig
     models: dict[str, SupervisedModel] = Field(min_length=1, description="the supervised models, by name "
                                                                          "(supervise@NAME-SETTING)")
-    settings: Settings
+    settings: dict[SettingName, Setting] = Field(
+        min_length=1, description="Table 8's settings, by name: random (the composition freshly initialised over the "
+                                  "transfer model's starting word vectors), initialised (every parameter from the "
+                                  "transfer model), universal (initialised, and every parameter pulled back to it)")
