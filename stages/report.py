@@ -1,10 +1,11 @@
 """report@PAPER: one paper's tables and claims beside its published numbers (reference/*.csv), from the evaluated
 models (metrics/, results/): kenter2016, bollegala2018, wieting2016 or wieting2017 (params ``report.PAPER``; wieting2017
-also ``supervised``) → reports/PAPER.md (kenter2016 also reports/kenter2016_training_amount.csv)."""
+also ``supervised``) → reports/PAPER.md and its figures reports/figures/PAPER/*.svg (kenter2016 also
+reports/kenter2016_training_amount.csv)."""
 
 from _common import params, run
 
-from sentemb.core.atomic import atomic_open
+from sentemb.core.atomic import atomic_open, atomic_path
 from sentemb.core.errors import SentembError
 from sentemb.reporting.bollegala2018 import bollegala2018_report
 from sentemb.reporting.config import Bollegala2018Report, Kenter2016Report, Wieting2016Report, Wieting2017Report
@@ -23,18 +24,23 @@ def main(paper: str) -> None:
         raise SentembError(f"unknown paper {paper!r} (reports: {', '.join(SCHEMAS)})")
     config, ws = params(f"report.{paper}", SCHEMAS[paper]), Workspace()
     if paper == "kenter2016":
-        text, curve = kenter2016_report(ws, config)
+        report, curve = kenter2016_report(ws, config)
         with atomic_open("reports/kenter2016_training_amount.csv", newline="") as fh:
             curve.to_csv(fh, index=False)
     elif paper == "bollegala2018":
-        text = bollegala2018_report(ws, config)
+        report = bollegala2018_report(ws, config)
     elif paper == "wieting2016":
-        text = wieting2016_report(ws, config)
+        report = wieting2016_report(ws, config)
     else:
-        text = wieting2017_report(ws, config, params("supervised", SupervisedConfig))
+        report = wieting2017_report(ws, config, params("supervised", SupervisedConfig))
+    with atomic_path(f"reports/figures/{paper}") as tmp:
+        tmp.mkdir(parents=True)
+        for name, svg in report.figures.items():
+            (tmp / name).write_text(svg, encoding="utf-8")
     with atomic_open(f"reports/{paper}.md") as fh:
-        fh.write(text)
-    print(f"report {paper}: reports/{paper}.md, {sum(line.startswith('- **') for line in text.splitlines())} claims")
+        fh.write(report.markdown)
+    claims = sum(line.startswith("- **") for line in report.markdown.splitlines())
+    print(f"report {paper}: reports/{paper}.md, {claims} claims, {len(report.figures)} figures")
 
 
 if __name__ == "__main__":

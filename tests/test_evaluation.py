@@ -230,3 +230,19 @@ def test_word_similarity_of_its_rows_alone_is_that_of_the_whole_vocabulary():
         assert scores[name]["spearman"] == round(float(spearman[0]) * 100, 2)
         assert scores[name]["pearson"] == round(float(pearson[0]) * 100, 2)
         assert scores[name]["oov_percent"] == round(float(oov), 2) == 0
+
+
+def test_report_figures_are_the_same_bytes_for_the_same_numbers_and_load_nothing():
+    """The reports' SVG: deterministic (DVC sees an unchanged output) and self-contained (opens without a network)."""
+    import pandas as pd
+
+    from sentemb.reporting.figures import curves, dataset_bars
+
+    scores = pd.DataFrame({"AVG": [61.2, 70.5, np.nan], "GRAN": [63.0, 71.9, 55.5]}, index=["STS12.MSRpar",
+                                                                                          "STS16.headlines", "mean"])
+    line = {"STS12-15": pd.Series([49.1, 48.8, 41.0], index=[0.0, 10.0, 67.0])}
+    for draw in (lambda: dataset_bars(scores, "per set"), lambda: curves(line, "amount", "Σ lr", "r", log_x=True)):
+        first, second = draw(), draw()
+        assert first == second and first.lstrip().startswith("<?xml") and "<svg" in first
+        assert "<image" not in first and "<script" not in first and "dc:date" not in first
+    assert "STS16.headlines" in dataset_bars(scores, "per set")  # text kept as text (svg.fonttype none)

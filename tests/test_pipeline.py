@@ -3,14 +3,17 @@ fresh project, once for the whole suite (the ``smoke`` fixture of conftest.py), 
 
 import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from xml.etree import ElementTree
 
-from conftest import dvc, make_project
+from conftest import GIT_IDENTITY, dvc, make_project
 
 import numpy as np
 import pytest
@@ -145,6 +148,15 @@ def test_a_report_per_paper_with_its_claims(smoke):
     assert "| LSTMAVG | `para-lstmavg` | dropout, scrambling |" in wieting and "Only 5 of the sets" in wieting
     assert "GRAN beats AVG (Wieting & Gimpel 2017, Tables 1-3: 68.9 vs 68.4, test mode)" in wieting
     assert "| GRAN | universal | dropout, scrambling, universal |" in wieting and "### Table 5 layout" in wieting
+    for paper, text in (("kenter2016", kenter), ("bollegala2018", nws), ("wieting2016", paragram),
+                        ("wieting2017", wieting)):  # figures as SVG files beside the report, linked from it
+        links = re.findall(r"!\[[^]]+\]\((figures/[^)]+)\)", text)
+        assert links and {f"figures/{paper}/{p.name}" for p in (smoke / "reports/figures" / paper).iterdir()} == set(
+            links), paper
+        for link in links:
+            svg = ElementTree.parse(smoke / "reports" / link).getroot()  # an image that loads nothing else
+            assert svg.tag == "{http://www.w3.org/2000/svg}svg", link
+            assert not [e.tag for e in svg.iter() if e.tag.endswith(("}image", "}script"))], link
     assert "initialising from and regularising to the transfer model beats random initialisation" in wieting
     # Table 8's random row and the Williams test's r B are the same number (both from the full-precision predictions)
     random_sts = next(line.split(" | ")[3] for line in wieting.splitlines()
@@ -199,7 +211,8 @@ def test_the_slices_models_in_the_cli_and_senteval(smoke, tmp_path):
 
 TRAINERS = ["split", "vocab", "pairs", "word2vec@sg", "glove", "siamese_cbow@siamese_cbow",
             "siamese_cbow@siamese_cbow-inbatch", "nws@glove", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
-            "paraphrastic@para-gran", "supervised-data", "supervise@gran-universal"]
+            "paraphrastic@para-gran", "supervised-data", "supervise@gran-universal", "report-kenter2016",
+            "report-wieting2017"]
 
 
 @pytest.mark.slow
@@ -379,3 +392,38 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     assert pretrained.returncode == 1
     assert "settings: random, initialised, universal)" in pretrained.stderr
     assert pairs.returncode == 1 and pairs.stderr.strip().splitlines()[-1].startswith("error: ")
+
+
+def _readme_block(containing: str) -> list[str]:
+    """The commands of README's code block that holds ``containing``, comments stripped."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in text.split("```")[1::2] if containing in b)
+    return [line.split("  #")[0].strip() for line in block.strip().splitlines() if line.strip()]
+
+
+@pytest.mark.slow
+def test_readme_review_commands_fit_a_terminal(smoke):
+    """README's example experiment and review commands, run as printed on the smoke run committed: each review
+    prints at most 120 columns and names the changed param and the metrics that moved."""
+    experiment, *review = _readme_block("dvc exp run -S model.neg=5")
+    assert experiment == "dvc exp run -S model.neg=5" and review
+    env = os.environ | GIT_IDENTITY | {"PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+                                      "COLUMNS": "120"}
+
+    def bash(command: str) -> str:
+        res = subprocess.run(["bash", "-c", command], cwd=smoke, env=env, capture_output=True, text=True)
+        assert res.returncode == 0, f"{command}: {res.stdout[-2000:]} {res.stderr[-2000:]}"
+        return res.stdout
+
+    bash("git add -A && git commit -qm 'the smoke run'")
+    head = bash("git rev-parse HEAD").strip()
+    try:
+        bash(experiment)
+        for command in review:
+            out = bash(command)
+            widest = max(map(len, out.splitlines()))
+            assert widest <= 120, f"{command}: {widest} columns\n{out}"
+            assert "model.neg" in out and "siamese_cbow.STS12-15" in out, f"{command}:\n{out}"
+    finally:
+        bash(f"git reset -q --hard {head} && {shlex.quote(sys.executable)} -m dvc checkout -q --force")
+    assert dvc(smoke, "status").stdout.strip() == UP_TO_DATE

@@ -10,6 +10,7 @@ from scipy import stats
 from sentemb.core.data.benchmarks import NWS_SETS
 from sentemb.reporting.claims import claim_verdict, claims_markdown, comparison_evidence
 from sentemb.reporting.config import Bollegala2018Report
+from sentemb.reporting.figures import Report, curves, dataset_bars, figure_link
 from sentemb.reporting.significance import paired_over_datasets
 from sentemb.reporting.tables import (
     NWS_EMBEDDINGS,
@@ -78,8 +79,23 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
     return out
 
 
-def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> str:
-    """The markdown of ``reports/bollegala2018.md``: Tables 1-3 of the NWS paper, our numbers beside the published
+def figures(ws: Workspace, vectors: list[str], averages: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """The report's figures, name → (caption, SVG): each method's mean over the 18 sets for each input, beside the
+    paper's GloVe row; NWS's training loss for each input."""
+    labels = {NWS_EMBEDDINGS.get(v, v): v for v in vectors}
+    means = pd.DataFrame({label: {name: per_set(ws, f"{v}{suffix}").mean() for suffix, name in NWS_METHODS.items()}
+                          for label, v in labels.items()}).T
+    paper = dict(zip(averages["method"], averages["pearson_x100"], strict=True))
+    means.loc["GloVe (paper)"] = [paper.get(name.split(" (")[0], float("nan")) for name in means.columns]
+    return {"methods.svg": ("Each weighting's mean over the paper's 18 sets", dataset_bars(
+                means, "Mean Pearson r × 100 over the 18 sets, by input vectors and weighting")),
+            "loss.svg": ("NWS's training loss", curves(
+                {label: ws.training_log(f"{v}-nws").set_index("step")["loss"] for label, v in labels.items()},
+                "Neural Word Salience: training loss", "batch", "softmax cross-entropy"))}
+
+
+def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> Report:
+    """``reports/bollegala2018.md`` with its figures: Tables 1-3 of the NWS paper, our numbers beside the published
     ones.
 
     Raises:
@@ -123,4 +139,6 @@ def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> str:
                      **{f"{k} OOV %": d["oov_percent"] for k, d in m.items()}})
     parts += ["## Word similarity of the word vectors (gensim `evaluate_word_pairs`)\n",
               "Spearman's ρ ×100; OOV % = pairs skipped for an unknown word.\n", to_markdown(pd.DataFrame(sims)), ""]
-    return "\n".join(parts)
+    drawn = figures(ws, vectors, averages)
+    parts += ["## Figures\n", *(figure_link("bollegala2018", name, caption) for name, (caption, _) in drawn.items())]
+    return Report("\n".join(parts), {name: svg for name, (_, svg) in drawn.items()})

@@ -8,6 +8,7 @@ import pandas as pd
 
 from sentemb.reporting.claims import claim_verdict, claims_markdown, comparison_evidence
 from sentemb.reporting.config import Kenter2016Report
+from sentemb.reporting.figures import Report, curves, dataset_bars, figure_link
 from sentemb.reporting.significance import paired_over_datasets, wilcoxon_table, williams_table
 from sentemb.reporting.tables import kenter_table, mark_significant, read_kenter_table, to_markdown
 from sentemb.reporting.workspace import Workspace
@@ -140,8 +141,25 @@ def evidence(ws: Workspace, config: Kenter2016Report, paper: dict[str, float]) -
     return parts, curve
 
 
-def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[str, pd.DataFrame]:
-    """The markdown of ``reports/kenter2016.md`` and the training-amount curve (the table of
+def figures(ws: Workspace, config: Kenter2016Report, curve: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """The report's figures, name → (caption, SVG): Table 1's models per set, the training-amount curve, the loss
+    of each Siamese CBOW run."""
+    out = {"table1.svg": ("Pearson r per STS 2012-2015 set", dataset_bars(
+        pd.DataFrame({m: per_set(ws, m) for m in config.models}), "Kenter et al.'s sets: Pearson r × 100 per set"))}
+    if not curve.empty:
+        out["training_amount.svg"] = ("STS12-15 against the summed learning rate", curves(
+            {"STS12-15": curve.set_index("lr_sum")["STS12-15"]}, "Training amount (Figure 2's analogue)",
+            "Σ lr over the run (symmetric log scale)", "mean Pearson r × 100, 19 sets", log_x=True, marker="o"))
+    runs = [m for m in ("siamese_cbow" if "siamese_cbow" in config.models else None, config.in_batch) if m]
+    if runs:
+        out["loss.svg"] = ("Siamese CBOW's training loss", curves(
+            {m: ws.training_log(m).set_index("step")["loss"] for m in runs}, "Siamese CBOW: training loss",
+            "batch", "softmax cross-entropy"))
+    return out
+
+
+def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[Report, pd.DataFrame]:
+    """``reports/kenter2016.md`` with its figures, and the training-amount curve (the table of
     ``reports/kenter2016_training_amount.csv``).
 
     Raises:
@@ -165,4 +183,6 @@ def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[str, pd.
     corpus = ws.json("metrics/corpus.json")
     parts += ["## Training corpus\n", "| " + " | ".join(corpus) + " |", "|" + "---|" * len(corpus),
               "| " + " | ".join(str(v) for v in corpus.values()) + " |", ""]
-    return "\n".join(parts), curve
+    drawn = figures(ws, config, curve)
+    parts += ["## Figures\n", *(figure_link("kenter2016", name, caption) for name, (caption, _) in drawn.items())]
+    return Report("\n".join(parts), {name: svg for name, (_, svg) in drawn.items()}), curve

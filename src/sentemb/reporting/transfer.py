@@ -9,6 +9,7 @@ import pandas as pd
 
 from sentemb.core.data.benchmarks import GRAN_GROUPS
 from sentemb.reporting.claims import claim_verdict, comparison_evidence
+from sentemb.reporting.figures import curves, dataset_bars
 from sentemb.reporting.significance import paired_over_datasets
 from sentemb.reporting.tables import gran_dataset_table, paper_model_name, regularization, to_markdown
 from sentemb.reporting.workspace import Workspace
@@ -17,8 +18,8 @@ SETS_NOTE = """\
 Mean Pearson's r ×100 over the evaluation sets of Wieting & Gimpel 2017: the 20 STS 2012-2015 sets, SICK test and the
 SemEval 2015 Twitter task (PIT-2015 test, graded labels). 2013 SMT is distributed by LDC only, so our means are over
 {n} sets and the paper's over 22. "test" selects the checkpoint by the mean over the five STS 2016 sets (the paper's
-"test" mode; the model `evaluate@MODEL` scores), "oracle" by the 22-set mean itself, both among the checkpoints taken
-every 1/`evals_per_epoch` of an epoch.
+"test" mode; the model `evaluate-paraphrastic@MODEL` scores), "oracle" by the 22-set mean itself, both among the
+checkpoints taken every 1/`evals_per_epoch` of an epoch.
 """
 
 
@@ -106,3 +107,13 @@ def beats_claims(ws: Workspace, models: list[str], spec: list[tuple[str, str, st
             c = paired_over_datasets(on_sets(ws, a, sets), on_sets(ws, b, sets))
             out.append({"claim": claim, "verdict": claim_verdict(True, c), "evidence": comparison_evidence(a, b, c)})
     return out
+
+
+def transfer_figures(ws: Workspace, models: list[str], per_set: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """The transfer setting's figures, name → (caption, SVG): Pearson per evaluation set (and the mean) of the
+    baselines and models, and each model's STS 2016 selection score at every checkpoint."""
+    return {"datasets.svg": ("Pearson r per evaluation set", dataset_bars(
+                per_set.set_index("set"), "Transfer: Pearson r × 100 per evaluation set (selected checkpoints)")),
+            "selection.svg": ("STS 2016 at every checkpoint", curves(
+                {m: ws.training_log(m).set_index("epoch")["STS16"] for m in models},
+                "Selection score during training", "epoch", "STS 2016 mean Pearson r × 100", marker="."))}

@@ -7,6 +7,7 @@ import pandas as pd
 
 from sentemb.reporting.claims import claims_markdown
 from sentemb.reporting.config import Wieting2016Report
+from sentemb.reporting.figures import Report, figure_link
 from sentemb.reporting.tables import to_markdown
 from sentemb.reporting.transfer import (
     baselines_line,
@@ -18,6 +19,7 @@ from sentemb.reporting.transfer import (
     paper_name,
     sets_note,
     training_section,
+    transfer_figures,
 )
 from sentemb.reporting.workspace import Workspace
 
@@ -30,8 +32,8 @@ is no paper column here (its tables are not staged in `reference/`). Ours are th
 """
 
 
-def wieting2016_report(ws: Workspace, config: Wieting2016Report) -> str:
-    """The markdown of ``reports/wieting2016.md``.
+def wieting2016_report(ws: Workspace, config: Wieting2016Report) -> Report:
+    """``reports/wieting2016.md`` with its figures.
 
     Raises:
         SentembError: a missing output file, naming it.
@@ -53,4 +55,6 @@ def wieting2016_report(ws: Workspace, config: Wieting2016Report) -> str:
              f"Judged on the {len(sets)} staged evaluation sets by a two-sided Wilcoxon signed-rank test over the "
              "per-dataset Pearson r (α = 0.05), test selection.\n",
              claims_markdown(beats_claims(ws, config.models, spec, sets))]
-    return "\n".join(parts)
+    drawn = transfer_figures(ws, config.models, per_set)
+    parts += ["## Figures\n", *(figure_link("wieting2016", name, caption) for name, (caption, _) in drawn.items())]
+    return Report("\n".join(parts), {name: svg for name, (_, svg) in drawn.items()})

@@ -9,6 +9,7 @@ import pandas as pd
 from sentemb.core.errors import SentembError
 from sentemb.reporting.claims import claim_verdict, claims_markdown
 from sentemb.reporting.config import Wieting2017Report
+from sentemb.reporting.figures import Report, dataset_bars, figure_link
 from sentemb.reporting.significance import williams_table
 from sentemb.reporting.tables import (
     gran_paper_values,
@@ -27,6 +28,7 @@ from sentemb.reporting.transfer import (
     pairs_section,
     sets_note,
     training_section,
+    transfer_figures,
 )
 from sentemb.reporting.workspace import Workspace
 from sentemb.supervised.config import SETTINGS, SupervisedConfig, transfer_model
@@ -46,8 +48,8 @@ TRANSFER_CLAIMS = (("LSTMAVG", "dropout, scrambling", "LSTM", "none"), ("GRAN", 
                    ("GRAN", "dropout, scrambling", "LSTMAVG", "dropout, scrambling"))
 
 
-def transfer_part(ws: Workspace, config: Wieting2017Report) -> list[str]:
-    """Tables 1-3 of the transfer setting, per dataset, training pairs and length, and the claims."""
+def transfer_part(ws: Workspace, config: Wieting2017Report) -> tuple[list[str], dict[str, tuple[str, str]]]:
+    """Tables 1-3 of the transfer setting, per dataset, training pairs and length, and the claims; the figures."""
     reference = read_gran_tables(ws.reference("gran2017_tables.csv"))
     sets = evaluation_sets(ws, config.models)
     per_set = dataset_table(ws, config.models, config.baselines, sets)
@@ -69,7 +71,8 @@ def transfer_part(ws: Workspace, config: Wieting2017Report) -> list[str]:
             "### Claims of Wieting & Gimpel 2017 (transfer), on our runs\n",
             f"Judged on the {len(sets)} staged evaluation sets by a two-sided Wilcoxon signed-rank test over the "
             "per-dataset Pearson r (α = 0.05), test selection.\n",
-            claims_markdown(beats_claims(ws, config.models, spec, sets))]
+            claims_markdown(beats_claims(ws, config.models, spec, sets))], transfer_figures(ws, config.models,
+                                                                                          per_set)
 
 
 def read_supervised_reference(ws: Workspace) -> pd.DataFrame:
@@ -226,10 +229,21 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
     return parts
 
 
-def wieting2017_report(ws: Workspace, config: Wieting2017Report, supervised: SupervisedConfig) -> str:
-    """The markdown of ``reports/wieting2017.md``: the transfer setting and the supervised setting.
+def supervised_figure(ws: Workspace, supervised: SupervisedConfig) -> tuple[str, str]:
+    """(caption, SVG): the test r of every supervised run on STS and SICK."""
+    runs = [f"{m}-{s}" for m in supervised.models for s in SETTINGS if s in supervised.settings]
+    scores = pd.DataFrame({DATASETS[d]: {run: test_r(ws, run, d) for run in runs} for d in DATASETS})
+    return "Supervised test r of every run", dataset_bars(scores, "Supervised: test Pearson r × 100, pooled test split")
+
+
+def wieting2017_report(ws: Workspace, config: Wieting2017Report, supervised: SupervisedConfig) -> Report:
+    """``reports/wieting2017.md`` with its figures: the transfer setting and the supervised setting.
 
     Raises:
         SentembError: a missing output or reference file, naming it.
     """
-    return "\n".join([*transfer_part(ws, config), *supervised_part(ws, supervised)])
+    transfer, drawn = transfer_part(ws, config)
+    drawn = drawn | {"supervised.svg": supervised_figure(ws, supervised)}
+    links = [figure_link("wieting2017", name, caption) for name, (caption, _) in drawn.items()]
+    return Report("\n".join([*transfer, *supervised_part(ws, supervised), "## Figures\n", *links]),
+                  {name: svg for name, (_, svg) in drawn.items()})

@@ -1,0 +1,88 @@
+"""The reports' figures: SVG drawn by matplotlib, embedded in the markdown as images, so that they open anywhere
+without a network or JavaScript (``dvc plots`` stays the tool for comparing experiments).
+
+The SVG is reproducible: no date in its metadata, a fixed salt for its element ids and text kept as text, so the same
+numbers give the same bytes and DVC sees an unchanged output.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, never a window
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+STYLE = {"svg.hashsalt": "sentemb", "svg.fonttype": "none", "font.size": 9, "axes.spines.top": False,
+         "axes.spines.right": False}
+
+
+@dataclass
+class Report:
+    """A report as the report stage writes it: ``reports/PAPER.md`` and its figures, ``reports/figures/PAPER/NAME``.
+
+    Attributes:
+        markdown: the report's text; it links each figure as ``figures/PAPER/NAME``.
+        figures: file name (``NAME.svg``) → SVG text.
+    """
+
+    markdown: str
+    figures: dict[str, str] = field(default_factory=dict)
+
+
+def _svg(fig) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def dataset_bars(scores: pd.DataFrame, title: str, xlabel: str = "Pearson r × 100") -> str:
+    """Grouped horizontal bars: a group per row of ``scores`` (a dataset, or a mean), a bar per column (a model).
+
+    Args:
+        scores: float, rows × models; missing values leave a gap.
+
+    Returns:
+        The SVG text.
+    """
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(7.5, 0.22 * len(scores) * max(1, len(scores.columns)) ** 0.5 + 1.2))
+        scores.iloc[::-1].plot.barh(ax=ax, width=0.8)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("")
+        ax.set_title(title)
+        ax.grid(axis="x", linewidth=0.3)
+        ax.legend(fontsize=7, loc="lower right", frameon=False)
+        return _svg(fig)
+
+
+def curves(lines: dict[str, pd.Series], title: str, xlabel: str, ylabel: str, log_x: bool = False,
+           marker: str | None = None) -> str:
+    """One line per entry of ``lines`` (label → y indexed by x), on shared axes.
+
+    Returns:
+        The SVG text.
+    """
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(6.5, 3.4))
+        for label, series in lines.items():
+            ax.plot(series.index, series.to_numpy(), label=label, marker=marker, linewidth=1)
+        if log_x:
+            ax.set_xscale("symlog", linthresh=1)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.grid(linewidth=0.3)
+        if len(lines) > 1:
+            ax.legend(fontsize=7, frameon=False)
+        return _svg(fig)
+
+
+def figure_link(paper: str, name: str, caption: str) -> str:
+    """The markdown that shows ``reports/figures/PAPER/NAME`` inside ``reports/PAPER.md``."""
+    return f"![{caption}](figures/{paper}/{name})\n"
