@@ -62,6 +62,7 @@ def transfer_part(ws: Workspace, config: Wieting2017Report) -> tuple[list[str], 
             pa, pb = (gran_paper_values(reference, m, reg)["paper test"] for m, reg in ((a, reg_a), (b, reg_b)))
             spec.append((ours[a], ours[b], f"{a} beats {'the ' if b == 'LSTM' else ''}{b} (Wieting & Gimpel 2017, "
                                            f"Tables 1-3: {pa:.1f} vs {pb:.1f}, test mode)"))
+    figures = transfer_figures(ws, config.models, per_set)
     return ["# Results beside Wieting & Gimpel 2017\n", "## Transfer setting (Tables 1-3)\n", sets_note(sets),
             DATA_NOTE.format(pairs=ws.json("metrics/pairs.json")["total"]["kept"]),
             "### Tables 1-3 layout: mean Pearson ×100, test and oracle selection\n", to_markdown(pd.DataFrame(rows)),
@@ -71,8 +72,7 @@ def transfer_part(ws: Workspace, config: Wieting2017Report) -> tuple[list[str], 
             "### Claims of Wieting & Gimpel 2017 (transfer), on our runs\n",
             f"Judged on the {len(sets)} staged evaluation sets by a two-sided Wilcoxon signed-rank test over the "
             "per-dataset Pearson r (α = 0.05), test selection.\n",
-            claims_markdown(beats_claims(ws, config.models, spec, sets))], transfer_figures(ws, config.models,
-                                                                                          per_set)
+            claims_markdown(beats_claims(ws, config.models, spec, sets))], figures
 
 
 def read_supervised_reference(ws: Workspace) -> pd.DataFrame:
