@@ -45,7 +45,7 @@ minutes on this 2-core machine for the seven cases at the defaults, most of it T
 
 The pairs are TurkCorpus's (the local mirror of the official files, ``SENTEMB_SHARED_DATA`` or ``../shared/data``),
 tokenised as the pipeline does, with every sentence that occurred before dropped (so that no batch holds one
-sentence twice: the authors' MAX may then pick the copy as a negative, ours never does; see README).
+sentence twice: the authors' MAX may then pick the copy as a negative, ours never does).
 """
 
 from __future__ import annotations

@@ -401,6 +401,34 @@ def _readme_block(containing: str) -> list[str]:
     return [line.split("  #")[0].strip() for line in block.strip().splitlines() if line.strip()]
 
 
+def test_the_quick_look_builds_every_family_and_reports_only_what_it_built(tmp_path):
+    """profiles/quick.yaml narrows the stage groups, not the families: with it applied, DVC's own resolution of
+    dvc.yaml lists every paper's trainers, evaluations and report, and each report's params name only models that
+    the narrowed pipeline builds."""
+    from conftest import apply_profile
+
+    params = apply_profile(yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8")), "quick")
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    (tmp_path / "dvc.yaml").write_bytes((ROOT / "dvc.yaml").read_bytes())
+    dvc(tmp_path, "init", "--no-scm")
+    stages = set(dvc(tmp_path, "stage", "list", "--name-only").stdout.split())
+    full = set(dvc(ROOT, "stage", "list", "--name-only").stdout.split())
+    assert stages < full and len(stages) <= len(full) // 2, len(stages)
+    built = {s.split("@")[1] for s in stages if s.startswith(("control@", "siamese_cbow@", "paraphrastic@"))}
+    built |= {f"word2vec-{s[9:]}" for s in stages if s.startswith("word2vec@")} | ({"glove"} & stages)
+    for family in ("word2vec@cbow", "glove", "siamese_cbow@siamese_cbow", "nws@glove", "baseline@glove-sif-pc",
+                   "norms@glove", "paraphrastic@para-avg", "paraphrastic@para-gran", "supervise@avg-random",
+                   "evaluate-nws@glove", "evaluate-paraphrastic@para-gran", "headline"):
+        assert family in stages, family
+    assert {f"report-{paper}" for paper in params["report"]} <= stages
+    kenter, bollegala, wieting2016, wieting2017 = (params["report"][paper] for paper in
+                                                   ("kenter2016", "bollegala2018", "wieting2016", "wieting2017"))
+    named = {*kenter["models"], *kenter["controls"], *kenter["training_amount"], kenter["in_batch"],
+             *bollegala["vectors"], *wieting2016["models"], *wieting2016["baselines"], *wieting2017["models"],
+             *wieting2017["baselines"]} - {None}
+    assert named <= built, named - built
+
+
 @pytest.mark.slow
 def test_readme_review_commands_fit_a_terminal(smoke):
     """README's example experiment and review commands, run as printed on the smoke run committed: each review
