@@ -1,0 +1,39 @@
+"""README is a short user guide whose results cannot go stale: its results table is checked against the committed
+headline metrics (metrics/headline.json, written by the `headline` stage of the run dvc.lock records)."""
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _section(title: str) -> str:
+    start = README.index(f"\n## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return README[start:end if end > 0 else None]
+
+
+def test_readme_is_a_short_guide():
+    assert len(README.splitlines()) <= 300
+    assert not re.search(r"\b[0-9a-f]{7,40}\b", README.replace("sha256", "")), "a commit hash in README"
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b|\b(January|February|March|April|May|June|July|August|September|"
+                         r"October|November|December) \d{1,2}\b", README), "a date in README"
+    for link in re.findall(r"\]\(((?:docs|reports|reference)/[^)#]+)", README):
+        assert (ROOT / link).exists(), link
+
+
+def test_readme_results_table_is_the_committed_metrics():
+    """Every row `| `MODEL` | … | STS12-15 | all | …` of the results table equals metrics/headline.json to the printed
+    decimals; supervised rows (`supervised/NAME`) give the test r on STS and SICK."""
+    headline = json.loads((ROOT / "metrics/headline.json").read_text(encoding="utf-8"))
+    rows = [line for line in _section("Results").splitlines() if line.startswith("| `")]
+    assert len(rows) >= 15
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        model = cells[0].strip("`")
+        assert model in headline, f"README's results name {model!r}, which metrics/headline.json lacks"
+        keys = ("sts", "sick") if model.startswith("supervised/") else ("STS12-15", "all")
+        printed = [float(c.replace("−", "-")) for c in cells[2:4]]
+        assert printed == [round(headline[model][k], 2) for k in keys], (model, printed, headline[model])
