@@ -10,7 +10,7 @@ from scipy import stats
 from sentemb.core.data.benchmarks import NWS_SETS
 from sentemb.reporting.claims import claim_verdict, claims_markdown, comparison_evidence
 from sentemb.reporting.config import Bollegala2018Report
-from sentemb.reporting.figures import Report, curves, dataset_bars, figure_link
+from sentemb.reporting.figures import Report, curves, dataset_bars, report_with_figures
 from sentemb.reporting.significance import paired_over_datasets
 from sentemb.reporting.tables import (
     NWS_EMBEDDINGS,
@@ -139,6 +139,4 @@ def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> Report:
                      **{f"{k} OOV %": d["oov_percent"] for k, d in m.items()}})
     parts += ["## Word similarity of the word vectors (gensim `evaluate_word_pairs`)\n",
               "Spearman's ρ ×100; OOV % = pairs skipped for an unknown word.\n", to_markdown(pd.DataFrame(sims)), ""]
-    drawn = figures(ws, vectors, averages)
-    parts += ["## Figures\n", *(figure_link("bollegala2018", name, caption) for name, (caption, _) in drawn.items())]
-    return Report("\n".join(parts), {name: svg for name, (_, svg) in drawn.items()})
+    return report_with_figures("bollegala2018", parts, figures(ws, vectors, averages))

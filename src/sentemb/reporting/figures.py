@@ -86,3 +86,14 @@ def curves(lines: dict[str, pd.Series], title: str, xlabel: str, ylabel: str, lo
 def figure_link(paper: str, name: str, caption: str) -> str:
     """The markdown that shows ``reports/figures/PAPER/NAME`` inside ``reports/PAPER.md``."""
     return f"![{caption}](figures/{paper}/{name})\n"
+
+
+def report_with_figures(paper: str, parts: list[str], drawn: dict[str, tuple[str, str]]) -> Report:
+    """``reports/PAPER.md`` as the markdown ``parts`` followed by a "Figures" section that links each drawn figure,
+    and the figures to write beside it.
+
+    Args:
+        drawn: file name (``NAME.svg``) → (caption, SVG text).
+    """
+    links = [figure_link(paper, name, caption) for name, (caption, _) in drawn.items()]
+    return Report("\n".join([*parts, "## Figures\n", *links]), {name: svg for name, (_, svg) in drawn.items()})

@@ -8,7 +8,7 @@ import pandas as pd
 
 from sentemb.reporting.claims import claim_verdict, claims_markdown, comparison_evidence
 from sentemb.reporting.config import Kenter2016Report
-from sentemb.reporting.figures import Report, curves, dataset_bars, figure_link
+from sentemb.reporting.figures import Report, curves, dataset_bars, report_with_figures
 from sentemb.reporting.significance import paired_over_datasets, wilcoxon_table, williams_table
 from sentemb.reporting.tables import kenter_table, mark_significant, read_kenter_table, to_markdown
 from sentemb.reporting.workspace import Workspace
@@ -183,6 +183,4 @@ def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[Report, 
     corpus = ws.json("metrics/corpus.json")
     parts += ["## Training corpus\n", "| " + " | ".join(corpus) + " |", "|" + "---|" * len(corpus),
               "| " + " | ".join(str(v) for v in corpus.values()) + " |", ""]
-    drawn = figures(ws, config, curve)
-    parts += ["## Figures\n", *(figure_link("kenter2016", name, caption) for name, (caption, _) in drawn.items())]
-    return Report("\n".join(parts), {name: svg for name, (_, svg) in drawn.items()}), curve
+    return report_with_figures("kenter2016", parts, figures(ws, config, curve)), curve

@@ -7,7 +7,7 @@ import pandas as pd
 
 from sentemb.reporting.claims import claims_markdown
 from sentemb.reporting.config import Wieting2016Report
-from sentemb.reporting.figures import Report, figure_link
+from sentemb.reporting.figures import Report, report_with_figures
 from sentemb.reporting.tables import to_markdown
 from sentemb.reporting.transfer import (
     baselines_line,
@@ -55,6 +55,4 @@ def wieting2016_report(ws: Workspace, config: Wieting2016Report) -> Report:
              f"Judged on the {len(sets)} staged evaluation sets by a two-sided Wilcoxon signed-rank test over the "
              "per-dataset Pearson r (α = 0.05), test selection.\n",
              claims_markdown(beats_claims(ws, config.models, spec, sets))]
-    drawn = transfer_figures(ws, config.models, per_set)
-    parts += ["## Figures\n", *(figure_link("wieting2016", name, caption) for name, (caption, _) in drawn.items())]
-    return Report("\n".join(parts), {name: svg for name, (_, svg) in drawn.items()})
+    return report_with_figures("wieting2016", parts, transfer_figures(ws, config.models, per_set))

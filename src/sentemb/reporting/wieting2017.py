@@ -9,7 +9,7 @@ import pandas as pd
 from sentemb.core.errors import SentembError
 from sentemb.reporting.claims import claim_verdict, claims_markdown
 from sentemb.reporting.config import Wieting2017Report
-from sentemb.reporting.figures import Report, dataset_bars, figure_link
+from sentemb.reporting.figures import Report, dataset_bars, report_with_figures
 from sentemb.reporting.significance import williams_table
 from sentemb.reporting.tables import (
     gran_paper_values,
@@ -243,7 +243,5 @@ def wieting2017_report(ws: Workspace, config: Wieting2017Report, supervised: Sup
         SentembError: a missing output or reference file, naming it.
     """
     transfer, drawn = transfer_part(ws, config)
-    drawn = drawn | {"supervised.svg": supervised_figure(ws, supervised)}
-    links = [figure_link("wieting2017", name, caption) for name, (caption, _) in drawn.items()]
-    return Report("\n".join([*transfer, *supervised_part(ws, supervised), "## Figures\n", *links]),
-                  {name: svg for name, (_, svg) in drawn.items()})
+    return report_with_figures("wieting2017", [*transfer, *supervised_part(ws, supervised)],
+                               drawn | {"supervised.svg": supervised_figure(ws, supervised)})
