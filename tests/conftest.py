@@ -92,19 +92,57 @@ def dvc(proj: Path, *args: str, check: bool = True):
                           check=check, env=os.environ | GIT_IDENTITY)
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """One test of the smoke run first and the others last: under pytest-xdist (``-n 2``) the first worker starts
+    making the run at once while the other takes the tests that do not need it."""
+    uses = [i for i in items if {"smoke", "smoke_copy"} & set(getattr(i, "fixturenames", ()))]
+    if uses:
+        rest = [i for i in items if i not in uses]
+        items[:] = [uses[0], *rest, *uses[1:]]
+
+
 @pytest.fixture(scope="session")
 def smoke(tmp_path_factory, shared) -> Path:
-    """Every stage, `dvc exp run $(python profiles/profile.py smoke)`, on a fresh project, run once for every test that
-    reads or reruns its outputs (those that change the project put it back)."""
+    """Every stage, `dvc exp run $(python profiles/profile.py smoke)`, on a fresh project, made once for the whole run:
+    under pytest-xdist the first worker to ask makes it, holding a lock in the folder all workers of the run share,
+    and the others wait for it. Tests read it; a test that changes a project takes its own copy (``smoke_copy``)."""
+    import fcntl
     import shlex
     import subprocess
     import sys
 
-    proj = make_project(tmp_path_factory.mktemp("smoke"), shared, smoke=False)
-    subprocess.run(["git", "add", "-A"], cwd=proj, check=True)
-    subprocess.run(["git", "commit", "-qm", "a fresh project"], cwd=proj, check=True, env=os.environ | GIT_IDENTITY)
-    py = shlex.quote(sys.executable)
-    res = subprocess.run(["bash", "-c", f"{py} -m dvc exp run $({py} profiles/profile.py smoke)"], cwd=proj,
-                         capture_output=True, text=True, env=os.environ | GIT_IDENTITY)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return proj
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    folder, failed = base / "smoke", base / "smoke.failed"
+    with open(base / "smoke.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if this process dies
+        if failed.exists():
+            pytest.fail(f"the smoke run failed in another worker:\n{failed.read_text()}")
+        if not (folder / "done").exists():
+            folder.mkdir()
+            proj = make_project(folder, shared, smoke=False)
+            subprocess.run(["git", "add", "-A"], cwd=proj, check=True)
+            subprocess.run(["git", "commit", "-qm", "a fresh project"], cwd=proj, check=True,
+                           env=os.environ | GIT_IDENTITY)
+            py = shlex.quote(sys.executable)
+            res = subprocess.run(["bash", "-c", f"{py} -m dvc exp run $({py} profiles/profile.py smoke)"], cwd=proj,
+                                 capture_output=True, text=True, env=os.environ | GIT_IDENTITY)
+            if res.returncode != 0:
+                failed.write_text(res.stdout[-3000:] + res.stderr[-3000:])
+                pytest.fail(failed.read_text())
+            (folder / "done").touch()
+    return folder / "proj"
+
+
+@pytest.fixture
+def smoke_copy(smoke, tmp_path) -> Path:
+    """A copy of the smoke run's project (git, DVC cache and all; DVC's own state in .dvc/tmp left for it to rebuild),
+    for a test that changes the project, so that tests never change what another reads."""
+    import shutil
+
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        return ["tmp"] if Path(folder) == smoke / ".dvc" else []
+
+    shutil.copytree(smoke, tmp_path / "proj", symlinks=True, ignore=ignore)
+    return tmp_path / "proj"

@@ -223,74 +223,74 @@ TRAINERS = ["split", "vocab", "pairs", "word2vec@sg", "glove", "siamese_cbow@sia
 
 
 @pytest.mark.slow
-def test_every_kind_of_trainer_reruns_to_the_same_bytes(smoke):
-    lock = _lock(smoke)
-    dvc(smoke, "repro", "--force", "--single-item", *TRAINERS)  # one DVC process: each stage alone, in this order
-    assert _lock(smoke) == lock, _lock_diff(lock, _lock(smoke))
+def test_every_kind_of_trainer_reruns_to_the_same_bytes(smoke_copy):
+    lock = _lock(smoke_copy)
+    dvc(smoke_copy, "repro", "--force", "--single-item", *TRAINERS)  # one DVC process: each stage alone, in this order
+    assert _lock(smoke_copy) == lock, _lock_diff(lock, _lock(smoke_copy))
 
 
 @pytest.mark.slow
-def test_a_killed_stage_leaves_no_output_is_stale_and_comes_back(smoke):
+def test_a_killed_stage_leaves_no_output_is_stale_and_comes_back(smoke_copy):
     """A training stage killed mid-run (the whole process group, SIGKILL) leaves no output, is stale, and `dvc repro`
     brings back the same outputs (from DVC's run cache: its retraining to the same bytes is the forced rerun test)."""
-    lock = _lock(smoke)
+    lock = _lock(smoke_copy)
     kill = subprocess.Popen([sys.executable, "-m", "dvc", "repro", "--force", "--single-item",
-                             "paraphrastic@para-lstmavg"], cwd=smoke, start_new_session=True,
+                             "paraphrastic@para-lstmavg"], cwd=smoke_copy, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while (smoke / "models/para-lstmavg").exists() and time.monotonic() < deadline and kill.poll() is None:
+    while (smoke_copy / "models/para-lstmavg").exists() and time.monotonic() < deadline and kill.poll() is None:
         time.sleep(0.05)  # DVC removes the stage's outputs before it starts the command
     time.sleep(1.0)       # the command is now importing or training
     assert kill.poll() is None, "the stage finished before it could be killed"
     os.killpg(kill.pid, signal.SIGKILL)
     kill.wait()
-    assert not (smoke / "models/para-lstmavg/config.json").exists()
-    assert "paraphrastic@para-lstmavg" in _stale(smoke)
-    dvc(smoke, "repro")
-    assert _lock(smoke) == lock
+    assert not (smoke_copy / "models/para-lstmavg/config.json").exists()
+    assert "paraphrastic@para-lstmavg" in _stale(smoke_copy)
+    dvc(smoke_copy, "repro")
+    assert _lock(smoke_copy) == lock
 
 
 @pytest.mark.slow
-def test_data_parallel_siamese_cbow(smoke):
+def test_data_parallel_siamese_cbow(smoke_copy):
     """`-S model.processes=2` runs the stage as 2 Gloo processes under torchrun."""
-    params_before = (smoke / "params.yaml").read_text()
-    lock = _lock(smoke)
+    params_before = (smoke_copy / "params.yaml").read_text()
+    lock = _lock(smoke_copy)
     params = yaml.safe_load(params_before)
     params["model"]["processes"] = 2
-    (smoke / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    (smoke_copy / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     try:
-        res = dvc(smoke, "repro", "--single-item", "siamese_cbow@siamese_cbow", check=False)
+        res = dvc(smoke_copy, "repro", "--single-item", "siamese_cbow@siamese_cbow", check=False)
         assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
-        info = _read(smoke, "models/siamese_cbow/config.json")["info"]["training"]
+        info = _read(smoke_copy, "models/siamese_cbow/config.json")["info"]["training"]
         assert info["device"] == "cpu × 2 processes" and info["tuples"] > 1000
     finally:
-        (smoke / "params.yaml").write_text(params_before)
-        dvc(smoke, "repro", "--single-item", "siamese_cbow@siamese_cbow")  # restored from the run cache
-    assert _lock(smoke) == lock
+        (smoke_copy / "params.yaml").write_text(params_before)
+        dvc(smoke_copy, "repro", "--single-item", "siamese_cbow@siamese_cbow")  # restored from the run cache
+    assert _lock(smoke_copy) == lock
 
 
 @pytest.mark.slow
-def test_a_params_change_stales_exactly_the_stages_that_read_it(smoke):
+def test_a_params_change_stales_exactly_the_stages_that_read_it(smoke_copy):
     """The number of negatives touches the Siamese CBOW training stages alone (the amount curve's read `model` too);
     NWS's rate the NWS stages; GRAN-3 the GRAN model, its supervised stages and the report that names it."""
-    params_before = (smoke / "params.yaml").read_text()
+    params_before = (smoke_copy / "params.yaml").read_text()
     params = yaml.safe_load(params_before)
     params["model"]["neg"] = 5
     params["nws"]["lr"] = 0.1
     params["paraphrastic"]["para-gran"]["variant"] = 3  # GRAN-3, by a params switch
-    (smoke / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    (smoke_copy / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     try:
-        changed = _stale(smoke)
+        changed = _stale(smoke_copy)
     finally:
-        (smoke / "params.yaml").write_text(params_before)
+        (smoke_copy / "params.yaml").write_text(params_before)
     scbow = {f"siamese_cbow@{m}" for m in ("siamese_cbow", "siamese_cbow-inbatch", *AMOUNTS)}
     assert changed == {*scbow, *(f"nws@{v}" for v in VECTORS), "paraphrastic@para-gran",
                        *(f"supervise@gran-{s}" for s in ("random", "initialised", "universal"))}
-    assert dvc(smoke, "status").stdout.strip() == UP_TO_DATE
+    assert dvc(smoke_copy, "status").stdout.strip() == UP_TO_DATE
 
 
 @pytest.mark.slow
-def test_a_code_change_stales_exactly_its_familys_stages(smoke):
+def test_a_code_change_stales_exactly_its_familys_stages(smoke_copy):
     """Code dependencies by folder: an edit to one family's package makes exactly the stages that run it stale."""
     scbow = {f"siamese_cbow@{m}" for m in ("siamese_cbow", "siamese_cbow-inbatch", *AMOUNTS)}
     salience = {*(f"nws@{v}" for v in VECTORS), *(f"baseline@{v}-{w}" for v in VECTORS for w in WEIGHTINGS),
@@ -307,13 +307,13 @@ def test_a_code_change_stales_exactly_its_familys_stages(smoke):
                                             "report-wieting2017", "headline"},
     }
     for path, expected in touched.items():
-        original = (smoke / path).read_text()
-        (smoke / path).write_text(original + "\n# an edit\n")
+        original = (smoke_copy / path).read_text()
+        (smoke_copy / path).write_text(original + "\n# an edit\n")
         try:
-            assert _stale(smoke) == expected, path
+            assert _stale(smoke_copy) == expected, path
         finally:
-            (smoke / path).write_text(original)
-    assert dvc(smoke, "status").stdout.strip() == UP_TO_DATE
+            (smoke_copy / path).write_text(original)
+    assert dvc(smoke_copy, "status").stdout.strip() == UP_TO_DATE
 
 
 @pytest.mark.slow
@@ -437,16 +437,16 @@ def test_the_quick_look_builds_every_family_and_reports_only_what_it_built(tmp_p
 
 
 @pytest.mark.slow
-def test_readme_review_commands_fit_a_terminal(smoke):
-    """README's example experiment and review commands, run as printed on the smoke run committed: each review
-    prints at most 120 columns and names the changed param and the metrics that moved."""
+def test_readme_review_commands_fit_a_terminal(smoke_copy):
+    """README's example experiment and review commands, run as printed on a copy of the smoke run, committed: each
+    review prints at most 120 columns and names the changed param and the metrics that moved."""
     experiment, *review = _readme_block("dvc exp run -S model.neg=5")
     assert experiment == "dvc exp run -S model.neg=5" and review
     env = os.environ | GIT_IDENTITY | {"PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
                                       "COLUMNS": "120"}
 
     def bash(command: str) -> str:
-        res = subprocess.run(["bash", "-c", command], cwd=smoke, env=env, capture_output=True, text=True)
+        res = subprocess.run(["bash", "-c", command], cwd=smoke_copy, env=env, capture_output=True, text=True)
         assert res.returncode == 0, f"{command}: {res.stdout[-2000:]} {res.stderr[-2000:]}"
         return res.stdout
 
@@ -461,4 +461,4 @@ def test_readme_review_commands_fit_a_terminal(smoke):
             assert "model.neg" in out and "siamese_cbow.STS12-15" in out, f"{command}:\n{out}"
     finally:
         bash(f"git reset -q --hard {head} && {shlex.quote(sys.executable)} -m dvc checkout -q --force")
-    assert dvc(smoke, "status").stdout.strip() == UP_TO_DATE
+    assert dvc(smoke_copy, "status").stdout.strip() == UP_TO_DATE

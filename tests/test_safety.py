@@ -243,10 +243,10 @@ def _leftovers(proj: Path) -> list[Path]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sig, word, code", [(signal.SIGINT, "interrupted", 130), (signal.SIGTERM, "terminated", 143)])
-def test_ctrl_c_or_sigterm_stops_a_stage_in_one_line_and_changes_nothing(smoke, sig, word, code):
+def test_ctrl_c_or_sigterm_stops_a_stage_in_one_line_and_changes_nothing(smoke_copy, sig, word, code):
     """The signal to the stage's whole process group (Ctrl-C in a terminal): one line, the shell's exit status, the
     outputs as they were (nothing replaced, no temporary left)."""
-    proc = subprocess.Popen([sys.executable, "stages/paraphrastic.py", "para-lstmavg"], cwd=smoke,
+    proc = subprocess.Popen([sys.executable, "stages/paraphrastic.py", "para-lstmavg"], cwd=smoke_copy,
                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     time.sleep(4.0)  # importing torch, reading the pairs, training
     assert proc.poll() is None, "the stage finished before the signal"
@@ -254,8 +254,8 @@ def test_ctrl_c_or_sigterm_stops_a_stage_in_one_line_and_changes_nothing(smoke, 
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == code and "Traceback" not in err, err
     assert [line for line in err.splitlines() if line.strip()][-1] == word, err  # after any progress bar
-    assert _leftovers(smoke) == []
-    assert dvc(smoke, "status").stdout.strip() == UP_TO_DATE
+    assert _leftovers(smoke_copy) == []
+    assert dvc(smoke_copy, "status").stdout.strip() == UP_TO_DATE
 
 
 KILL_AT_SAVE = '''
@@ -276,22 +276,22 @@ os.replace = _replace_or_die
 
 
 @pytest.mark.slow
-def test_a_kill_at_the_moment_of_saving_leaves_nothing_once_the_stage_reruns(smoke, tmp_path):
+def test_a_kill_at_the_moment_of_saving_leaves_nothing_once_the_stage_reruns(smoke_copy, tmp_path):
     """SIGKILL between writing a temporary and renaming it (a Python start-up hook in the stage's process): the
     temporary is invisible to git, and the next `dvc repro` removes it and gives the same outputs."""
     hook = tmp_path / "hook"
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(KILL_AT_SAVE.format(mark=MARK))
-    lock = (smoke / "dvc.lock").read_bytes()
+    lock = (smoke_copy / "dvc.lock").read_bytes()
     env = os.environ | {"PYTHONPATH": str(hook)}
     killed = subprocess.run([sys.executable, "-m", "dvc", "repro", "--force", "--single-item", "evaluate@glove"],
-                            cwd=smoke, env=env, capture_output=True, text=True)
+                            cwd=smoke_copy, env=env, capture_output=True, text=True)
     assert killed.returncode != 0
-    left = _leftovers(smoke)
-    assert len(left) == 1 and left[0].parent == smoke / "metrics/models", left
-    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=smoke,
+    left = _leftovers(smoke_copy)
+    assert len(left) == 1 and left[0].parent == smoke_copy / "metrics/models", left
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=smoke_copy,
                             capture_output=True, text=True, check=True).stdout
     assert MARK not in status, status
-    assert dvc(smoke, "repro").returncode == 0
-    assert _leftovers(smoke) == [] and (smoke / "dvc.lock").read_bytes() == lock
-    assert dvc(smoke, "status").stdout.strip() == UP_TO_DATE
+    assert dvc(smoke_copy, "repro").returncode == 0
+    assert _leftovers(smoke_copy) == [] and (smoke_copy / "dvc.lock").read_bytes() == lock
+    assert dvc(smoke_copy, "status").stdout.strip() == UP_TO_DATE
