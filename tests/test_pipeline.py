@@ -174,6 +174,25 @@ def test_a_report_per_paper_with_its_claims(smoke):
 
 
 @pytest.mark.slow
+def test_the_harness_table_scores_every_model_under_each_convention(smoke):
+    """The harness stages: on the raw text the per-set mean is the evaluation's own figure; SentEval's tokens change
+    the text each model reads; the report lists every evaluated model."""
+    import pandas as pd
+
+    frame = pd.concat([pd.read_csv(p) for p in sorted((smoke / "metrics" / "harness").glob("*.csv"))])
+    evaluated = {p.name.removesuffix(".json") for p in (smoke / "metrics" / "models").glob("*.json")}
+    assert set(frame["model"]) == evaluated and set(frame["year"]) == {"STS12", "STS16"}
+    raw = frame[frame["text"] == "raw"].set_index(["model", "year"])
+    for (model, year), row in raw.iterrows():
+        metric = json.loads(_read(smoke, f"metrics/models/{model}.json"))[year]["pearson"]
+        assert abs(row["mean"] - metric) <= 0.005 + 1e-9, (model, year)  # the metric is rounded to 2 decimals
+    moses = frame[frame["text"] == "senteval"].set_index(["model", "year"])
+    assert (moses["mean"] != raw["mean"]).any() and (raw["no_known_word"] > 0).any()  # the slice's small vocabulary
+    report = _read(smoke, "reports/harness.md")
+    assert all(f"| `{m}` |" in report for m in evaluated) and "MTEB's main STS score" in report
+
+
+@pytest.mark.slow
 def test_the_headline_is_the_one_metrics_file(smoke):
     """Two means per evaluated model and the test r of every supervised run; nothing wider for `dvc metrics`."""
     headline = _read(smoke, "metrics/headline.json")
@@ -298,13 +317,15 @@ def test_a_code_change_stales_exactly_its_familys_stages(smoke_copy):
                 *(f"evaluate-nws@{v}" for v in VECTORS), *(f"norms@{v}" for v in VECTORS)}
     touched = {
         "src/sentemb/siamese_cbow/encoder.py": {*scbow, *(f"control@{c}" for c in CONTROLS)},
-        "src/sentemb/salience/weighting.py": salience,
+        "src/sentemb/salience/weighting.py": {*salience, "harness-weighted_average"},
         "src/sentemb/paraphrastic/composition.py": {*(f"{group}@{m}" for m in ("paragram", *PARAPHRASTIC)
                                                       for group in ("paraphrastic", "evaluate-paraphrastic")),
-                                                    *(f"supervise@{n}" for n in SUPERVISED)},
+                                                    *(f"supervise@{n}" for n in SUPERVISED), "harness-paraphrastic"},
         "src/sentemb/wordvectors/glove.py": {"word2vec@sg", "word2vec@cbow", "glove"},
         "src/sentemb/reporting/claims.py": {"report-kenter2016", "report-bollegala2018", "report-wieting2016",
-                                            "report-wieting2017", "headline"},
+                                            "report-wieting2017", "headline", "report-harness",
+                                            *(f"harness-{t}" for t in ("word_average", "weighted_average",
+                                                                       "paraphrastic"))},
     }
     for path, expected in touched.items():
         original = (smoke_copy / path).read_text()

@@ -1,0 +1,42 @@
+"""harness-TYPE: every evaluated model of one saved type (word_average, weighted_average, paraphrastic) scored on STS
+2012-2016 under the field's conventions (per-set mean, SentEval's wmean, pooled Pearson, MTEB's pooled Spearman), on
+the raw text and on SentEval's Moses tokens → metrics/harness/TYPE.csv; ``report``: those tables →
+reports/harness.md (:mod:`sentemb.reporting.harness`)."""
+
+from pathlib import Path
+
+from _common import params, run
+
+import pandas as pd
+
+from sentemb.core.atomic import atomic_open
+from sentemb.core.data.benchmarks import STS_YEARS, load_benchmarks
+from sentemb.core.errors import SentembError
+from sentemb.core.evaluation.config import EvaluateConfig
+from sentemb.core.models.format import read_config
+from sentemb.reporting.harness import harness_report, harness_scores
+
+TYPES = ("word_average", "weighted_average", "paraphrastic")
+
+
+def main(kind: str) -> None:
+    if kind == "report":
+        frame = pd.concat([pd.read_csv(f"metrics/harness/{t}.csv") for t in TYPES], ignore_index=True)
+        with atomic_open("reports/harness.md") as fh:
+            fh.write(harness_report(frame))
+        print(f"harness: reports/harness.md, {frame['model'].nunique()} models")
+        return
+    if kind not in TYPES:
+        raise SentembError(f"unknown model type {kind!r} (expected one of {', '.join(TYPES)}, or report)")
+    config = params("evaluate", EvaluateConfig)
+    years = [b for b in config.benchmarks if b in STS_YEARS]
+    names = sorted(p.name.removesuffix(".json") for p in Path("metrics/models").glob("*.json"))
+    models = [f"models/{n}" for n in names if read_config(f"models/{n}").get("type") == kind]
+    frame = harness_scores(models, load_benchmarks("data/raw", years), config.oov)
+    with atomic_open(f"metrics/harness/{kind}.csv", newline="") as fh:
+        frame.to_csv(fh, index=False)
+    print(f"harness {kind}: {len(models)} models, STS {', '.join(years)}")
+
+
+if __name__ == "__main__":
+    run(main)
