@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +16,10 @@ import click
 import typer
 
 from sentemb.core.errors import SentembError, exit_on_error
+
+# typer >= 0.29 parses with its own copy of click, whose exceptions are not click's
+ABORTS = (click.exceptions.Abort, typer.Abort)
+USAGE_ERRORS = (click.ClickException, getattr(typer, "TyperException", click.ClickException))
 
 app = typer.Typer(help="Averaging-based sentence encoders scored on the SemEval STS benchmarks.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -112,14 +117,34 @@ def nearest_words(
         typer.echo(f"{cos:.4f}\t{other}")
 
 
-@app.command(epilog="Example: sentemb export models/glove-nws glove-nws.txt")
+class ExportFormat(StrEnum):
+    word2vec = "word2vec"
+    sentence_transformers = "sentence-transformers"
+
+
+@app.command(epilog="Examples: sentemb export models/glove-nws glove-nws.txt\n\n"
+                    "sentemb export --format sentence-transformers models/para-gran st-para-gran")
 @one_line_errors
 def export(
-    model: Annotated[Path, typer.Argument(help="model directory of a model with word vectors")],
-    output: Annotated[Path, typer.Argument(help="the word2vec-format file to write")],
-    binary: Annotated[bool, typer.Option(help="the binary word2vec format instead of text")] = False,
+    model: Annotated[Path, typer.Argument(help="model directory")],
+    output: Annotated[Path, typer.Argument(help="the word2vec file, or the sentence-transformers directory, to write")],
+    format: Annotated[ExportFormat, typer.Option(
+        help="word2vec: the model's word vectors (weighted models: the weights baked in); sentence-transformers: the "
+             "whole model, loadable with SentenceTransformer(DIR, trust_remote_code=True), with a model card "
+             "(needs the optional extra st of the set-up)")] = ExportFormat.word2vec,
+    binary: Annotated[bool, typer.Option(help="word2vec: the binary format instead of text")] = False,
+    metrics: Annotated[Path | None, typer.Option(
+        help="sentence-transformers: the scores for the model card (default: metrics/models/NAME.json beside the "
+             "model's folder)")] = None,
 ) -> None:
-    """Write a model's word vectors in the word2vec format (weighted models: the weights baked into the vectors)."""
+    """Export a model: its word vectors in the word2vec format, or the whole model for sentence-transformers."""
+    if format is ExportFormat.sentence_transformers:
+        try:
+            from sentemb.interop.sentence_transformers import export_sentence_transformers
+        except ModuleNotFoundError as e:
+            raise SentembError(f"--format sentence-transformers needs {e.name}: pip install -e '.[st]'") from None
+        typer.echo(f"{output}: {export_sentence_transformers(model, output, metrics)}")
+        return
     from sentemb.inference.export import export_word2vec
 
     typer.echo(f"{output}: {export_word2vec(_load(model), output, binary, model_name=model)}")
@@ -170,9 +195,9 @@ def main() -> None:
     def run() -> None:
         try:
             status = app(standalone_mode=False)  # click returns the status of typer.Exit in this mode
-        except click.exceptions.Abort:  # click's form of Ctrl-C
+        except ABORTS:  # click's form of Ctrl-C
             raise KeyboardInterrupt from None
-        except click.ClickException as e:  # a usage error
+        except USAGE_ERRORS as e:  # a usage error
             e.show()
             raise SystemExit(e.exit_code) from None
         if isinstance(status, int) and status:

@@ -1,0 +1,158 @@
+"""The model card written beside an exported model: ``README.md`` in the Hugging Face Hub's card format (YAML front
+matter with a ``model-index`` block of the model's STS scores, then what the model is, its training data and their
+licences, its settings and how to load it).
+
+The card is generated at export, from the model's ``config.json`` and its scores in ``metrics/models/NAME.json`` (the
+evaluate stage's output): the pipeline's model directories are trained before they are scored, so a card inside them
+would be written by a later stage than the one that owns the directory.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from sentemb.core.atomic import read_json
+from sentemb.core.errors import SentembError
+from sentemb.core.models.format import read_config
+
+CARD = "README.md"
+
+# the data a model's training read, and their licences (../shared/data/PROVENANCE*.md)
+CORPUS = ("Project Gutenberg books (public domain in the USA) and English Wikipedia articles (CC BY-SA 3.0 / GFDL), "
+          "sentence-ordered shards (stages split, vocab)")
+PAIRS = ("paraphrase pairs: Twitter URL corpus (Lan et al. 2017; research release, tweets under Twitter's terms), "
+         "MSRP (Microsoft Shared Source licence), TurkCorpus (Wikipedia text, CC BY-SA); evaluation sentences removed")
+PPDB = "PPDB lexical paraphrase pairs (CC BY 3.0)"
+SELECTION = "checkpoint selected on STS 2016 (SemEval; per-source terms in its LICENSE.txt)"
+
+WEIGHTINGS = {
+    "nws": "Neural Word Salience: a learnt salience q_w per word over fixed word vectors (Bollegala et al. 2018, §3, "
+           "Eq. 1)",
+    "isf": "inverse sentence frequency weights over fixed word vectors (Bollegala et al. 2018, baseline)",
+    "isf-log": "inverse sentence frequency, log(N / sf(w)), over fixed word vectors (Bollegala et al. 2018, baseline)",
+    "sif": "smooth inverse frequency a / (a + p(w)) over fixed word vectors (Arora et al. 2017, Algorithm 1 line 2)",
+    "sif-pc": "smooth inverse frequency with the common component removed (Arora et al. 2017, Algorithm 1)",
+}
+ENCODERS = {
+    "avg": "AVG, the mean of paraphrastically trained word vectors (Wieting et al. 2016, §3)",
+    "proj": "PROJ, a projection of the mean word vector (Wieting et al. 2016, §3)",
+    "dan": "DAN, the deep averaging network (Wieting et al. 2016, §3; Iyyer et al. 2015)",
+    "rnn": "RNN, the last state of a recurrent network (Wieting et al. 2016, §3)",
+    "lstm": "LSTM, the last state of a peephole LSTM (Wieting et al. 2016, §3)",
+    "lstmavg": "LSTMAVG, the mean of an LSTM's states (Wieting & Gimpel 2017, §2)",
+    "gran": "GRAN, the gated recurrent averaging network (Wieting & Gimpel 2017, §2, Eq. 1)",
+}
+BENCHMARKS = {"STS12": "sts12", "STS13": "sts13", "STS14": "sts14", "STS15": "sts15", "STS16": "sts16",
+              "SICK-R": "sick-r", "STS-B-test": "stsb-test", "PIT-2015": "pit-2015"}
+
+
+def describe(config: dict) -> tuple[str, list[str]]:
+    """What the model is (paper, section) and the data its training read, from its ``config.json``."""
+    info = config.get("info", {})
+    trainer = str(info.get("trainer", ""))
+    if config["type"] == "weighted_average":
+        base = config.get("vectors", "?").removeprefix("../")
+        return (f"{WEIGHTINGS.get(config.get('weighting'), config.get('weighting'))}; the vectors are those of "
+                f"sentemb's `{base}`; sentence embedding = (1/|S|) Σ q_w x_w", [CORPUS])
+    if config["type"] == "paraphrastic":
+        encoder = config["composition"]["encoder"]
+        base = config.get("vectors", "?").removeprefix("../")
+        return (f"{ENCODERS.get(encoder, encoder)}, trained on paraphrase pairs with a margin loss and in-batch "
+                f"negatives, starting from sentemb's `{base}` word vectors", [PAIRS, PPDB, CORPUS, SELECTION])
+    if "control" in info:
+        return ("an untrained control: random word vectors averaged (Kenter et al. 2016 compare trained vectors "
+                f"with such; control {info['control']!r})", [CORPUS])
+    if trainer.startswith("gensim"):
+        return ("word2vec vectors (Mikolov et al. 2013, trained by gensim), averaged: Kenter et al. 2016's baseline",
+                [CORPUS])
+    if "glove" in trainer:
+        return "GloVe vectors (Pennington et al. 2014), averaged: Bollegala et al.'s input vectors", [CORPUS]
+    if "siamese_cbow" in trainer:
+        return ("Siamese CBOW: word vectors trained so that their average predicts adjacent sentences (Kenter et al. "
+                "2016, §2), averaged", [CORPUS])
+    if "paraphrastic" in trainer:
+        return ("PARAGRAM word vectors trained on PPDB word pairs (Wieting et al. 2015), averaged: Wieting et al. "
+                "2016's baseline", [PPDB, CORPUS])
+    return "averaged word vectors", [CORPUS]
+
+
+def model_index(name: str, scores: dict) -> list[dict]:
+    """The Hub's ``model-index`` entry: per benchmark, Pearson and Spearman ×100 (STS 2012-2016: the mean over the
+    year's sets, as the papers report)."""
+    results = []
+    for key, dataset in BENCHMARKS.items():
+        if key not in scores:
+            continue
+        results.append({
+            "task": {"type": "semantic-similarity", "name": "Semantic Textual Similarity"},
+            "dataset": {"name": key, "type": dataset},
+            "metrics": [{"type": "pearson", "value": scores[key]["pearson"], "name": "Pearson r ×100"},
+                        {"type": "spearmanr", "value": scores[key]["spearman"], "name": "Spearman ρ ×100"}],
+        })
+    return [{"name": name, "results": results}]
+
+
+def default_metrics(model_dir: str | Path, name: str) -> Path:
+    """``metrics/models/NAME.json`` of the project whose ``models/`` holds ``model_dir``."""
+    return Path(model_dir).resolve().parent.parent / "metrics" / "models" / f"{name}.json"
+
+
+def card_text(model_dir: str | Path, metrics: str | Path | None = None) -> str:
+    """The card of the model in ``model_dir`` (see the module's docstring).
+
+    Raises:
+        SentembError: an unreadable model config, or a ``metrics`` file given that is missing or malformed.
+    """
+    config = read_config(model_dir)
+    name = config["name"]
+    path = Path(metrics) if metrics is not None else default_metrics(model_dir, name)
+    scores = read_json(path, "missing scores file") if (metrics is not None or path.is_file()) else {}
+    if not isinstance(scores, dict):
+        raise SentembError(f"{path}: expected a JSON object of scores")
+    what, data = describe(config)
+    front = {"library_name": "sentence-transformers", "pipeline_tag": "sentence-similarity",
+             "tags": ["sentence-transformers", "sentence-similarity", "sentemb", "static-embeddings"
+                      if config["type"] != "paraphrastic" else "recurrent"],
+             "language": ["en"]}
+    if scores:
+        front["model-index"] = model_index(name, scores)
+    rows = [f"| {k} | {scores[k]['pearson']:.2f} | {scores[k]['spearman']:.2f} |" for k in BENCHMARKS if k in scores]
+    if "STS12-15" in scores:
+        rows.append(f"| STS12-15 (mean of the 4 years) | {scores['STS12-15']['pearson']:.2f} | "
+                    f"{scores['STS12-15']['spearman']:.2f} |")
+    table = ("| benchmark | Pearson ×100 | Spearman ×100 |\n|---|---|---|\n" + "\n".join(rows) if rows
+             else "Not scored: no metrics file was found when this card was written.")
+    return "\n".join([
+        "---", yaml.safe_dump(front, allow_unicode=True, sort_keys=False).rstrip(), "---", "",
+        f"# {name}", "",
+        f"A sentence encoder of sentemb (the averaging encoders of four STS papers, one DVC pipeline) exported for "
+        f"sentence-transformers: {what}.", "",
+        "## Scores", "",
+        "Per benchmark, the correlation of cosine similarity with the gold scores (STS 2012-2016: the mean over the "
+        f"year's sets, SentEval's \"mean\"), from `{path.name}`:", "", table, "",
+        "## Use", "",
+        "```python",
+        "from sentence_transformers import SentenceTransformer",
+        "",
+        "# trust_remote_code imports sentemb's installed tokenizer class (and encoder, for recurrent models); this",
+        "# folder holds configuration, a vocabulary and safetensors weights, no code",
+        'model = SentenceTransformer("DIR", trust_remote_code=True)',
+        'model.encode(["A man is playing a guitar.", "Someone plays an instrument."])',
+        "```", "",
+        "It needs sentemb installed with its extra `st` (sentemb's tokenisation runs in the tokenizer). In sentemb "
+        "itself: `sentemb.core.models.load_model(\"models/NAME\")`; under MTEB: "
+        "`sentemb.interop.mteb.SentembEncoder`.", "",
+        "## Training data and licences", "",
+        *[f"- {d}" for d in data], "",
+        "## How it was trained", "",
+        f"Tokenisation: `{json.dumps(config['text'])}`. The training record of its `config.json`:", "",
+        "```json", json.dumps(config.get("info", {}), indent=1, ensure_ascii=False), "```", "",
+    ])
+
+
+def write_model_card(directory: str | Path, model_dir: str | Path, metrics: str | Path | None = None) -> None:
+    """Write ``directory/README.md``, the card of the model in ``model_dir`` (:func:`card_text`)."""
+    (Path(directory) / CARD).write_text(card_text(model_dir, metrics), encoding="utf-8")
