@@ -184,7 +184,7 @@ def test_the_harness_table_scores_every_model_under_each_convention(smoke):
     assert set(frame["model"]) == evaluated and set(frame["year"]) == {"STS12", "STS16"}
     raw = frame[frame["text"] == "raw"].set_index(["model", "year"])
     for (model, year), row in raw.iterrows():
-        metric = json.loads(_read(smoke, f"metrics/models/{model}.json"))[year]["pearson"]
+        metric = _read(smoke, f"metrics/models/{model}.json")[year]["pearson"]
         assert abs(row["mean"] - metric) <= 0.005 + 1e-9, (model, year)  # the metric is rounded to 2 decimals
     moses = frame[frame["text"] == "senteval"].set_index(["model", "year"])
     assert (moses["mean"] != raw["mean"]).any() and (raw["no_known_word"] > 0).any()  # the slice's small vocabulary
