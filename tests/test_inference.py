@@ -131,7 +131,7 @@ def test_senteval_errors(models):
         senteval.prepare({}, [])
     with pytest.raises(SentembError, match="call prepare"):
         senteval.batcher({}, [["a"]])
-    with pytest.raises(SentembError, match="component_fit 'corpus'"):
+    with pytest.raises(SentembError, match="sif-pc-corpus"):
         senteval.prepare({"sentemb_model": str(models / "sif-pc")}, [])
     with pytest.raises(SentembError, match="none: missing model directory"):
         senteval.prepare({"sentemb_model": str(models / "none")}, [])

@@ -141,7 +141,7 @@ def _sentences(project: Path, benchmarks: list[str]) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["glove", "glove-sif-pc", "para-avg", "para-gran"])
+@pytest.mark.parametrize("name", ["glove", "glove-sif-pc-corpus", "para-avg", "para-gran"])
 def test_the_smoke_runs_models_in_sentence_transformers(smoke, tmp_path, name):
     """One model of each kind the pipeline trains (averaged, weighted with its corpus-fit component, paraphrastic
     averaging and recurrent): every STS sentence embeds alike and the STS scores come out the same."""

@@ -27,7 +27,7 @@ from sentemb.cli import app
 ROOT = Path(__file__).resolve().parents[1]
 OWN_VECTORS = ("word2vec-sg", "word2vec-cbow", "glove")  # pretrain's models: each trained and evaluated
 VECTORS = ("glove", "word2vec-cbow")  # the vectors the smoke profile weights (NWS, ISF, SIF)
-WEIGHTINGS = ("isf", "isf-log", "sif", "sif-pc")
+WEIGHTINGS = ("isf", "sif", "sif-pc-corpus", "usif")  # the smoke profile's
 WEIGHTED = [f"{v}-{w}" for v in VECTORS for w in (*WEIGHTINGS, "nws")]
 PARAPHRASTIC = ["para-avg", "para-proj", "para-dan", "para-lstm", "para-lstmavg", "para-gran"]
 CONTROLS = ["untrained-1", "untrained-2", "untrained-frequent", "untrained-idf"]

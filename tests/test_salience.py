@@ -29,6 +29,8 @@ from sentemb.salience.weighting import (
     log_isf_weights,
     remove_component,
     sif_weights,
+    usif_weights,
+    weighted_principal_components,
 )
 
 
@@ -117,6 +119,57 @@ def test_component_removal():
     out = remove_component(emb, pc)
     np.testing.assert_allclose(out @ pc, 0, atol=1e-4)
     np.testing.assert_array_equal(out[-1], 0)
+
+
+def test_usif_weights_by_hand():
+    """V = 4 words, p = (.97, .01, .01, .01), n = 2: the threshold 1 − (3/4)² = 0.4375 leaves one word above it, so
+    α = 1/4, Z = V/2 = 2, a = (1 − α)/(α Z) = 1.5 and q = a/(a/2 + p) (Ethayarajh 2018; the authors' usif.py)."""
+    weights, a = usif_weights(np.array([97, 1, 1, 1]), mean_length=2)
+    assert a == pytest.approx(1.5)
+    np.testing.assert_allclose(weights, [1.5 / 1.72, 1.5 / 0.76, 1.5 / 0.76, 1.5 / 0.76], rtol=1e-6)
+    with pytest.raises(SentembError, match="no word is more probable than the threshold"):
+        usif_weights(np.array([1, 1, 1, 1]), mean_length=2)  # p = 1/4 < 0.4375 everywhere: α = 0
+    with pytest.raises(SentembError, match="mean sentence length must be positive"):
+        usif_weights(np.array([97, 1, 1, 1]), mean_length=0)
+
+
+def test_usif_removes_the_first_components_weighted_by_their_singular_values():
+    """The authors' loop, v ← v − λ_i (v·u_i) u_i for i = 1 … m with λ_i = σ_i² / Σ_{j≤m} σ_j² and u_i the right
+    singular vectors (TruncatedSVD, not centred), computed here from numpy's SVD, equals one removal of the scaled
+    components."""
+    rng = np.random.default_rng(1)
+    e = (rng.normal(size=(300, 6)) * [5, 3, 2, 1, 1, 1] + rng.normal(size=6)).astype(np.float32)
+    m = 3
+    _, sigma, vt = np.linalg.svd(e.astype(np.float64), full_matrices=False)
+    expected = e.astype(np.float64)
+    for i in range(m):
+        lam = sigma[i] ** 2 / (sigma[:m] ** 2).sum()
+        expected = expected - lam * np.outer(expected @ vt[i], vt[i])
+    c = weighted_principal_components(e, m)
+    assert c.shape == (m, 6) and c.dtype == np.float32
+    np.testing.assert_allclose(remove_component(e, c), expected, rtol=1e-4, atol=1e-4)
+    assert not weighted_principal_components(np.zeros((4, 6)), m).any()
+
+
+def test_usif_model_fits_its_components_per_call_and_round_trips(tmp_path):
+    vocab = Vocabulary(["the", "cat", "sat", "mat"], np.array([10, 3, 2, 1]))
+    vectors = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 1, 1]], dtype=np.float32)
+    save_word_averaging_model(tmp_path / "vec", "vec", WordVectors(vocab, vectors), TEXT, info={})
+    weights = np.array([0.5, 1.0, 2.0, 3.0])
+    save_weighted_average_model(tmp_path / "vec-usif", "vec-usif", tmp_path / "vec", vocab.words, weights,
+                                vocab.counts, TEXT, "usif", "per_set", info={}, components=2,
+                                component_weighting="singular_values")
+    model = load_model(tmp_path / "vec-usif")
+    assert (model.components, model.component_weighting) == (2, "singular_values")
+    sentences = ["the cat", "the mat sat", "cat sat", "mat"]
+    plain = model.weighted_average(sentences)
+    np.testing.assert_allclose(model.encode(sentences),
+                               remove_component(plain, weighted_principal_components(plain, 2)), rtol=1e-6)
+    # a model saved before uSIF (no components, no weighting in its config) is one line naming the key
+    config = (tmp_path / "vec-usif" / "config.json").read_text()
+    (tmp_path / "vec-usif" / "config.json").write_text(config.replace('"components": 2,', ""))
+    with pytest.raises(SentembError, match=r"vec-usif/config\.json: components"):
+        load_model(tmp_path / "vec-usif")
 
 
 def test_weighted_model_round_trip(tmp_path):

@@ -59,8 +59,8 @@ def in_batches(lines: Iterable[str], size: int) -> Iterator[list[str]]:
 
 
 def refuse_per_set_component(model: SentenceEncoder, model_name: str | Path, why: str) -> None:
-    """Refuse a model whose embeddings depend on how sentences are grouped into calls: SIF with its common component
-    fitted on the sentences of each ``encode`` call (``component_fit="per_set"``).
+    """Refuse a model whose embeddings depend on how sentences are grouped into calls: SIF+PC or uSIF with their
+    common components fitted on the sentences of each ``encode`` call (``component_fit="per_set"``).
 
     Args:
         why: what the caller does that this breaks, for the message.
@@ -70,9 +70,9 @@ def refuse_per_set_component(model: SentenceEncoder, model_name: str | Path, why
     """
     if getattr(model, "component_fit", None) == "per_set":
         raise SentembError(
-            f"{model_name}: this model removes a common component fitted on the sentences of each call (SIF, per "
-            f"evaluation set); {why}. Build it with `dvc exp run -S baselines.component_fit=corpus` (component_fit "
-            "'corpus') instead")
+            f"{model_name}: this model removes a common component fitted on the sentences of each call (SIF+PC or "
+            f"uSIF, per evaluation set); {why}. Use the component fitted once on the corpus instead "
+            "(models/VECTORS-sif-pc-corpus)")
 
 
 def embed_lines(model: SentenceEncoder, lines: Iterable[str], output: str | Path, batch_size: int = 10_000,

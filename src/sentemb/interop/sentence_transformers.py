@@ -177,14 +177,13 @@ def sentence_transformers_modules(model: SentenceEncoder, model_dir: str | Path)
     if isinstance(model, WeightedAverageModel):
         if model.component_fit == "per_set":
             raise SentembError(f"{model_dir}: fits its common component on the sentences of each encode call "
-                               "(component_fit: per_set, as the SIF authors' evaluation); a fixed pipeline cannot; "
-                               "export a model whose component was fitted on the corpus (baselines.component_fit: "
-                               "corpus)")
+                               "(component_fit: per_set, as the SIF and uSIF authors' evaluation); a fixed pipeline "
+                               "cannot; export the one fitted on the corpus (models/VECTORS-sif-pc-corpus)")
         vectors = vectors * model.weights[:, None]
-        if model.component_fit == "corpus":
-            u = torch.from_numpy(np.asarray(model.component, dtype=np.float32))
+        if model.component_fit == "corpus":  # v − Σ c_i c_iᵀ v = (I − CᵀC) v
+            c = torch.from_numpy(np.atleast_2d(np.asarray(model.component, dtype=np.float32)))
             dense = [Dense(model.dim, model.dim, bias=False, activation_function=nn.Identity(),
-                           init_weight=torch.eye(model.dim) - torch.outer(u, u))]
+                           init_weight=torch.eye(model.dim) - c.T @ c)]
     embeddings = WordEmbeddings(SentembTokenizer(model.vectors.words, model.text), vectors)
     return [embeddings, Pooling(model.dim, "mean"), *dense]
 

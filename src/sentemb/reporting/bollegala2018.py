@@ -31,8 +31,12 @@ Pearson's r ×100. "(paper)" = Bollegala et al., trained on the Toronto Book Cor
 in `metrics/corpus.json`, with every word-vector set trained there on the same vocabulary. The paper's 18 sets are
 STS 2012-2015 without 2012 MSRvid and 2013 SMT; "all" adds every other set we evaluate (MSRvid, STS16, SICK-R, PIT-2015,
 STS-B). ISF is the paper's 1/sf(w); ISF-log is log(N/sf(w)); SMOOTH is SIF's a/(a + p(w)) without component
-removal; SIF + PC removes the first principal component ({fit}). * marks NWS where its r lies above the 95%
-Fisher-z confidence interval of ISF's r on that dataset (the paper's significance mark).
+removal; SIF + PC removes the first principal component fitted on each evaluation set's sentences (the SIF authors'
+code), SIF + PC (corpus) the one fitted once on training sentences (what a deployed model can do); uSIF is Ethayarajh
+(2018): a/(a/2 + p(w)) with a from the vocabulary size and the mean sentence length, the first 5 components removed
+per evaluation set, each weighted by its singular value's share. * marks NWS where its r lies above the 95% Fisher-z
+confidence interval of ISF's r on that dataset (the paper's significance mark). A method the run did not build is
+left out.
 """
 
 
@@ -43,10 +47,23 @@ def per_set(ws: Workspace, model: str) -> pd.Series:
     return pd.Series(d["pearson"].to_numpy(), index=d["set"])
 
 
-def component_fit(ws: Workspace, vectors: list[str]) -> str:
-    """How the SIF + PC models removed their common component, as their configs record it ("per set", "corpus")."""
-    fits = {ws.model(f"{v}-sif-pc")["component_fit"] for v in vectors}
-    return " / ".join(sorted(fits)).replace("_", " ")
+def methods(ws: Workspace, v: str) -> dict[str, str]:
+    """The weightings of :data:`NWS_METHODS` that the run evaluated over ``v``: model name → column label."""
+    return {f"{v}{suffix}": label for suffix, label in NWS_METHODS.items() if ws.evaluated(f"{v}{suffix}")}
+
+
+def component_fit_rows(ws: Workspace, vectors: list[str]) -> list[dict]:
+    """SIF + PC with its component fitted on the test sentences against the corpus fit, over each input: the means
+    over the 18 sets and the Wilcoxon test of the per-set differences (what fitting on the test set is worth)."""
+    rows = []
+    for v in vectors:
+        if not (ws.evaluated(f"{v}-sif-pc") and ws.evaluated(f"{v}-sif-pc-corpus")):
+            continue
+        c = paired_over_datasets(per_set(ws, f"{v}-sif-pc"), per_set(ws, f"{v}-sif-pc-corpus"))
+        rows.append({"vectors": v, "fitted per evaluation set": round(c["mean_a"], 2),
+                     "fitted on the corpus": round(c["mean_b"], 2), "difference": round(c["mean_a"] - c["mean_b"], 2),
+                     "higher on": f"{c['wins_a']} of {c['datasets']}", "p (Wilcoxon)": f"{c['p']:.2g}"})
+    return rows
 
 
 def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: pd.DataFrame,
@@ -83,7 +100,7 @@ def figures(ws: Workspace, vectors: list[str], averages: pd.DataFrame) -> dict[s
     """The report's figures, name → (caption, SVG): each method's mean over the 18 sets for each input, beside the
     paper's GloVe row; NWS's training loss for each input."""
     labels = {NWS_EMBEDDINGS.get(v, v): v for v in vectors}
-    means = pd.DataFrame({label: {name: per_set(ws, f"{v}{suffix}").mean() for suffix, name in NWS_METHODS.items()}
+    means = pd.DataFrame({label: {name: per_set(ws, model).mean() for model, name in methods(ws, v).items()}
                           for label, v in labels.items()}).T
     paper = dict(zip(averages["method"], averages["pearson_x100"], strict=True))
     means.loc["GloVe (paper)"] = [paper.get(name.split(" (")[0], float("nan")) for name in means.columns]
@@ -103,17 +120,23 @@ def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> Report:
     """
     vectors = config.vectors
     parts = ["# Results beside Bollegala et al., Neural Word Salience (Tables 1-3)\n",
-             NOTE.format(fit=component_fit(ws, vectors))]
+             NOTE]
     averages = read_nws_table1_averages(ws.reference("bollegala2018_table1_averages.csv"))
     parts += ["## Table 1 layout: weighting methods over each word-vector set\n",
               "The paper's overall averages on its 18 sets (GloVe input): "
               + ", ".join(f"{m} {v}" for m, v in zip(averages["method"], averages["pearson_x100"], strict=True))
               + " (SMOOTH, skip-thought and Siamese CBOW as published by their authors).\n"]
     for v in vectors:
-        ours = {label: ws.datasets(f"{v}{suffix}") for suffix, label in NWS_METHODS.items()}
+        ours = {label: ws.datasets(model) for model, label in methods(ws, v).items()}
         table, significant = nws_table1(ours, NWS_SETS)
         table["NWS"] = marked(table["NWS"], significant, "*")
         parts += [f"### {NWS_EMBEDDINGS.get(v, v)} (`models/{v}`)\n", to_markdown(table), ""]
+    fits = component_fit_rows(ws, vectors)
+    if fits:
+        parts += ["### SIF + PC: the component fitted on the test sentences or on the corpus\n",
+                  "The SIF authors' code fits the common component on the sentences it evaluates; a deployed model "
+                  "has only its training corpus. Means over the paper's 18 sets; Wilcoxon signed-rank over the "
+                  "per-set differences.\n", to_markdown(pd.DataFrame(fits)), ""]
     reference = read_nws_table2(ws.reference("bollegala2018_table2_nws.csv"))
     ours = {v: ws.datasets(f"{v}-nws") for v in vectors}
     parts += ["## Table 2 layout: NWS with each input vector set\n", to_markdown(nws_table2(ours, reference, NWS_SETS)),

@@ -116,7 +116,7 @@ def to_markdown(table: pd.DataFrame) -> str:
 NWS_EMBEDDINGS = {"word2vec-sg": "sgns", "word2vec-cbow": "cbow", "glove": "glove"}
 # our weighting suffix → the column name of the NWS paper's Table 1 (our extra variants keep our name)
 NWS_METHODS = {"": "AVG", "-isf": "ISF", "-isf-log": "ISF-log", "-sif": "SMOOTH (SIF)", "-sif-pc": "SIF + PC",
-               "-nws": "NWS"}
+               "-sif-pc-corpus": "SIF + PC (corpus)", "-usif": "uSIF", "-nws": "NWS"}
 
 
 def read_nws_table2(path: str | Path) -> pd.DataFrame:

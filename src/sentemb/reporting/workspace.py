@@ -42,6 +42,10 @@ class Workspace:
         """A model's per-dataset scores: group, dataset, set, pairs, pearson, spearman, no_known_word."""
         return _csv(self._file(f"metrics/models/{model}.datasets.csv"))
 
+    def evaluated(self, model: str) -> bool:
+        """Whether the pipeline evaluated ``model`` (a profile may build only some of a report's models)."""
+        return (self.root / f"metrics/models/{model}.datasets.csv").is_file()
+
     def pair_scores(self, model: str) -> pd.DataFrame:
         """A model's cosine for every benchmark pair: group, dataset, pair, gold, score."""
         return _csv(self._file(f"results/{model}/pair_scores.tsv"), sep="\t")

@@ -21,6 +21,7 @@ from sentemb.salience.weighting import (
     isf_weights,
     log_isf_weights,
     sif_weights,
+    usif_weights,
 )
 
 
@@ -35,8 +36,11 @@ def build_baseline(directory: str | Path, vectors_model: str | Path, weighting: 
     """Save the weighted-average model ``weighting`` over the vectors of ``vectors_model`` into ``directory``.
 
     ``weighting``: ``isf`` (1/sf(w), NWS paper Eq. 13), ``isf-log`` (log N/sf(w)), ``sif`` (a/(a + p(w)), the NWS
-    paper's SMOOTH) or ``sif-pc`` (SIF with the first principal component removed: fitted per evaluation set, or once
-    on ``config.component_sentences`` training sentences drawn with ``config.seed``).
+    paper's SMOOTH), ``sif-pc`` (SIF with the first principal component removed, fitted on each evaluation set as the
+    SIF authors' code does), ``sif-pc-corpus`` (the same component fitted once, on ``config.component_sentences``
+    training sentences drawn with ``config.seed``: what a deployed model can do, and the control for the per-set
+    fit's use of the test sentences) or ``usif`` (Ethayarajh 2018: a/(a/2 + p(w)), the first
+    ``config.usif_components`` components removed per evaluation set, each weighted by its singular value's share).
 
     Returns:
         What the model records (``info``): the weighting and its statistics.
@@ -52,24 +56,29 @@ def build_baseline(directory: str | Path, vectors_model: str | Path, weighting: 
         n = corpus.n_sentences
         weights = isf_weights(sf) if weighting == "isf" else log_isf_weights(sf, n)
         info |= {"sentences": n}
+    elif weighting == "usif":
+        mean_length = float(corpus.lengths.mean())
+        weights, a = usif_weights(vocab.counts, mean_length)
+        info |= {"a": a, "mean_length": round(mean_length, 4), "components": config.usif_components}
     else:
         weights = sif_weights(vocab.counts, config.sif_a)
         info |= {"a": config.sif_a}
-    fit, component = "none", None
-    if weighting == "sif-pc":
-        fit = config.component_fit
+    fit = {"sif-pc": "per_set", "sif-pc-corpus": "corpus", "usif": "per_set"}.get(weighting, "none")
+    component, m = None, config.usif_components if weighting == "usif" else 1
+    if fit != "none":
         info |= {"component_fit": fit}
-        if fit == "corpus":
-            rng = np.random.default_rng(config.seed)
-            sample = rng.choice(corpus.n_sentences, size=min(config.component_sentences, corpus.n_sentences),
-                                replace=False)
-            order = np.array([vectors.index[w] for w in vocab.words])  # vocabulary id → row of the vectors
-            q = np.zeros(len(vectors), dtype=np.float32)
-            q[order] = weights
-            model = WeightedAverageModel(Path(directory).name, vectors, q, text)
-            component = first_principal_component(
-                model.weighted_average_ids([order[corpus.sentence(s)] for s in np.sort(sample)]))
-            info |= {"component_sentences": len(sample)}
+    if fit == "corpus":
+        rng = np.random.default_rng(config.seed)
+        sample = rng.choice(corpus.n_sentences, size=min(config.component_sentences, corpus.n_sentences),
+                            replace=False)
+        order = np.array([vectors.index[w] for w in vocab.words])  # vocabulary id → row of the vectors
+        q = np.zeros(len(vectors), dtype=np.float32)
+        q[order] = weights
+        model = WeightedAverageModel(Path(directory).name, vectors, q, text)
+        component = first_principal_component(
+            model.weighted_average_ids([order[corpus.sentence(s)] for s in np.sort(sample)]))
+        info |= {"component_sentences": len(sample)}
     save_weighted_average_model(directory, Path(directory).name, vectors_model, vocab.words, weights, vocab.counts,
-                                text, weighting, fit, info, component=component)
+                                text, weighting, fit, info, component=component, components=m,
+                                component_weighting="singular_values" if weighting == "usif" else "unit")
     return info

@@ -4,8 +4,6 @@ params.yaml (:mod:`sentemb.core.config`)."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field, PositiveFloat, PositiveInt, model_validator
 
 from sentemb.adjacent_sentences.config import AdjacentSentenceConfig
@@ -31,8 +29,6 @@ class BaselinesConfig(Schema):
     """``baselines``: weighted averages without training (baseline@VECTORS-WEIGHTING)."""
 
     sif_a: PositiveFloat = Field(description="a in a / (a + p(w)) (Arora et al. 2017: 1e-3)")
-    component_fit: Literal["per_set", "corpus"] = Field(
-        description="sif-pc: per_set: fit the common component on each evaluation set (the SIF authors' code); "
-                    "corpus: once, on training sentences")
-    component_sentences: PositiveInt = Field(description="training sentences the corpus fit uses")
+    component_sentences: PositiveInt = Field(description="training sentences sif-pc-corpus fits its component on")
+    usif_components: PositiveInt = Field(description="m, the common components uSIF removes (Ethayarajh 2018: 5)")
     seed: Seed

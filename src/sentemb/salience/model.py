@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from pydantic import Field
+from pydantic import Field, PositiveInt
 
 from sentemb.core.errors import SentembError
 from sentemb.core.models.format import (
@@ -29,7 +29,11 @@ from sentemb.core.models.format import (
 from sentemb.core.models.word_averaging import WordAveragingModel, load_word_vectors, segment_mean
 from sentemb.core.models.word_vectors import WordVectors, load_array
 from sentemb.core.text import TextConfig
-from sentemb.salience.weighting import first_principal_component, remove_component
+from sentemb.salience.weighting import (
+    first_principal_component,
+    remove_component,
+    weighted_principal_components,
+)
 
 WEIGHTS = "weights.tsv"
 COMPONENT = "component.npy"
@@ -47,16 +51,22 @@ class WeightedAverageModel(WordAveragingModel):
         weights: float32, shape (len(vectors),): q_w, in the order of ``vectors``.
         text: the tokenisation the vectors were trained with.
         component_fit: ``"none"``; ``"corpus"``: remove ``component``, fitted once on training sentences;
-            ``"per_set"``: fit u on the sentences of each :meth:`encode` call and remove it, as the SIF authors'
-            code does per evaluation set (the evaluator encodes both sides of a dataset in one call).
-        component: float32, shape (dim,), for ``component_fit="corpus"``.
+            ``"per_set"``: fit the component(s) on the sentences of each :meth:`encode` call and remove them, as the
+            SIF and uSIF authors' code does per evaluation set (the evaluator encodes both sides of a dataset in one
+            call).
+        component: float32, shape (dim,) (SIF: u) or (m, dim) (uSIF: √λ_i u_i), for ``component_fit="corpus"``.
+        components: how many components a per-set fit removes: 1 (SIF) or m (uSIF).
+        component_weighting: ``"unit"`` (SIF: v − u uᵀ v) or ``"singular_values"`` (uSIF: each of the m weighted
+            by its share of the squared singular values,
+            :func:`~sentemb.salience.weighting.weighted_principal_components`).
 
     Raises:
         SentembError: weights of the wrong length, or a component missing for ``"corpus"``.
     """
 
     def __init__(self, name: str, vectors: WordVectors, weights: np.ndarray, text: TextConfig,
-                 component_fit: str = "none", component: np.ndarray | None = None) -> None:
+                 component_fit: str = "none", component: np.ndarray | None = None, components: int = 1,
+                 component_weighting: str = "unit") -> None:
         super().__init__(name, vectors, text)
         if len(weights) != len(vectors):
             raise SentembError(f"{name}: {len(weights)} weights for {len(vectors)} word vectors")
@@ -67,6 +77,8 @@ class WeightedAverageModel(WordAveragingModel):
         self.weights = np.asarray(weights, dtype=np.float32)
         self.component_fit = component_fit
         self.component = component
+        self.components = components
+        self.component_weighting = component_weighting
 
     def encode(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences.
@@ -78,7 +90,9 @@ class WeightedAverageModel(WordAveragingModel):
         if self.component_fit == "corpus":
             out = remove_component(out, self.component)
         elif self.component_fit == "per_set":
-            out = remove_component(out, first_principal_component(out))
+            fitted = (weighted_principal_components(out, self.components)
+                      if self.component_weighting == "singular_values" else first_principal_component(out))
+            out = remove_component(out, fitted)
         return out
 
     def weighted_average(self, sentences: list[str]) -> np.ndarray:
@@ -106,12 +120,15 @@ class WeightedAverageConfig(ModelConfig):
     component_fit: Literal["none", "corpus", "per_set"] = Field(
         description="common-component removal: none; corpus (component.npy, fitted once); per_set (fitted on the "
                     "sentences of each encode call)")
+    components: PositiveInt = Field(description="common components removed: 1 (SIF) or m (uSIF); 1 without removal")
+    component_weighting: Literal["unit", "singular_values"] = Field(
+        description="unit (SIF: v − u uᵀ v) or singular_values (uSIF: each component weighted by λ_i)")
 
 
 def save_weighted_average_model(
     directory: str | Path, name: str, vectors_model: str | Path, words: list[str], weights: np.ndarray,
     counts: np.ndarray, text: TextConfig, weighting: str, component_fit: str, info: dict[str, Any],
-    component: np.ndarray | None = None,
+    component: np.ndarray | None = None, components: int = 1, component_weighting: str = "unit",
 ) -> None:
     """Write ``config.json``, ``weights.tsv`` (word, weight, count) and, for ``component_fit="corpus"``,
     ``component.npy`` into ``directory``, replacing it atomically.
@@ -119,14 +136,16 @@ def save_weighted_average_model(
     Args:
         vectors_model: the word-averaging model directory whose vectors are weighted, a sibling of ``directory``.
         words, weights, counts: one row per word (any order; matched to the vectors by word when loading).
-        weighting: what the weights are (``isf``, ``sif``, ``nws`` …), recorded in the config.
-        component: float32 (dim,), for ``component_fit="corpus"``.
+        weighting: what the weights are (``isf``, ``sif``, ``usif``, ``nws`` …), recorded in the config.
+        component: float32 (dim,) or (m, dim), for ``component_fit="corpus"``.
+        components, component_weighting: see :class:`WeightedAverageModel`.
 
     Raises:
         SentembError: ``vectors_model`` is not a sibling of ``directory``.
     """
     config = WeightedAverageConfig(type="weighted_average", name=name, vectors=sibling_reference(directory,
-                                   vectors_model), weighting=weighting, component_fit=component_fit, text=text,
+                                   vectors_model), weighting=weighting, component_fit=component_fit,
+                                   components=components, component_weighting=component_weighting, text=text,
                                    info=info)
 
     def files(tmp: Path) -> None:
@@ -177,6 +196,8 @@ def load(directory: Path, config: dict) -> WeightedAverageModel:
     if checked.component_fit == "corpus":
         path = model_file(directory, COMPONENT)
         component = np.asarray(load_array(path, f"a float32 component of {vectors.dim} values", mmap=False))
-        if component.shape != (vectors.dim,):
-            raise SentembError(f"{path}: shape {component.shape}, expected ({vectors.dim},)")
-    return WeightedAverageModel(checked.name, vectors, weights, checked.text, checked.component_fit, component)
+        m = checked.components
+        if component.shape not in ((vectors.dim,), (m, vectors.dim)):
+            raise SentembError(f"{path}: shape {component.shape}, expected ({vectors.dim},) or ({m}, {vectors.dim})")
+    return WeightedAverageModel(checked.name, vectors, weights, checked.text, checked.component_fit, component,
+                                checked.components, checked.component_weighting)

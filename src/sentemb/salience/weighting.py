@@ -10,6 +10,12 @@ The baselines of Bollegala et al. (NWS paper §4.1) and Arora et al. 2017 (SIF),
 - Common-component removal (Arora et al. 2017, Algorithm 1, line 3): v_s ← v_s − u uᵀ v_s, with u the first
   singular vector of the matrix of sentence embeddings (not centred, as ``TruncatedSVD`` in the authors' code)
   (:func:`first_principal_component`, :func:`remove_component`).
+- uSIF (Ethayarajh 2018, "Unsupervised Random Walk Sentence Embeddings"): weights a / (a/2 + p(w)) with a set by
+  the vocabulary size and the mean sentence length (:func:`usif_weights`), and the first m singular vectors removed,
+  each weighted by its share of the squared singular values, v_s ← v_s − Σ_i λ_i u_i u_iᵀ v_s
+  (:func:`weighted_principal_components`, :func:`remove_component`). As in fse's uSIF (``fse.models.uSIF``); the
+  authors' ``usif.py`` also divides each dimension of a sentence's word vectors by its norm over the sentence
+  (``np.linalg.norm(v_t, axis=0)``), which is not done here.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import numpy as np
 
 from sentemb.core.errors import SentembError
 
-WEIGHTINGS = ("isf", "isf-log", "sif", "sif-pc")
+WEIGHTINGS = ("isf", "isf-log", "sif", "sif-pc", "sif-pc-corpus", "usif")
 
 
 def isf_weights(sf: np.ndarray) -> np.ndarray:
@@ -65,6 +71,56 @@ def sif_weights(counts: np.ndarray, a: float) -> np.ndarray:
     return (a / (a + counts / counts.sum())).astype(np.float32)
 
 
+def usif_weights(counts: np.ndarray, mean_length: float) -> tuple[np.ndarray, float]:
+    """uSIF's weights a / (a/2 + p(w)) (Ethayarajh 2018, §3; the authors' ``usif.py`` and fse's ``uSIF``).
+
+    p(w) = count(w) / Σ counts over the V words; a random walk of n = ``mean_length`` steps emits a word with
+    p(w) > 1 − (1 − 1/V)^n at least once in expectation; α is the share of such words, Z = V/2, and
+    a = (1 − α) / (α Z).
+
+    Args:
+        counts: int, shape (V,): corpus counts.
+        mean_length: the mean sentence length in tokens (the authors' n, about 11 for STS).
+
+    Returns:
+        ``(weights, a)``: float32, shape (V,), and a.
+
+    Raises:
+        SentembError: no counts, a non-positive length, or no word above the threshold (α = 0).
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    if counts.sum() <= 0:
+        raise SentembError("uSIF: the word counts sum to zero")
+    if not mean_length > 0:
+        raise SentembError(f"uSIF: the mean sentence length must be positive (got {mean_length})")
+    vocab_size = len(counts)
+    p = counts / counts.sum()
+    threshold = 1 - (1 - 1 / vocab_size) ** mean_length
+    alpha = float((p > threshold).sum()) / vocab_size
+    if alpha == 0:
+        raise SentembError(f"uSIF: no word is more probable than the threshold {threshold:.3g}; a is undefined")
+    a = (1 - alpha) / (alpha * vocab_size / 2)
+    return (a / (a / 2 + p)).astype(np.float32), float(a)
+
+
+def weighted_principal_components(embeddings: np.ndarray, m: int) -> np.ndarray:
+    """uSIF's common components: the first ``m`` right singular vectors u_i of the (n, dim) embedding matrix E (not
+    centred, as ``TruncatedSVD``), each scaled by √λ_i with λ_i = σ_i² / Σ_{j≤m} σ_j², so that
+    :func:`remove_component` takes v − Σ λ_i u_i u_iᵀ v (Ethayarajh 2018, piecewise common component removal).
+
+    Returns:
+        float32, shape (m, dim); zero rows where E has fewer than m non-zero singular values.
+    """
+    e = np.asarray(embeddings, dtype=np.float64)
+    dim = e.shape[1]
+    eigenvalues, eigenvectors = np.linalg.eigh(e.T @ e)  # σ², ascending
+    top = np.clip(eigenvalues[::-1][:m], 0, None)
+    if top.sum() <= 0:
+        return np.zeros((m, dim), dtype=np.float32)
+    components = eigenvectors[:, ::-1][:, :m].T * np.sqrt(top / top.sum())[:, None]
+    return np.vstack([components, np.zeros((m - len(top), dim))]).astype(np.float32)
+
+
 def first_principal_component(embeddings: np.ndarray) -> np.ndarray:
     """u, the first right singular vector of the (n, dim) embedding matrix E, not centred (SIF, Algorithm 1).
 
@@ -81,7 +137,16 @@ def first_principal_component(embeddings: np.ndarray) -> np.ndarray:
 
 
 def remove_component(embeddings: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """v ← v − u uᵀ v for every row (SIF, Algorithm 1, line 3). Returns float32, shape (n, dim)."""
+    """v ← v − u uᵀ v for every row (SIF, Algorithm 1, line 3), or v ← v − Σ_i c_i c_iᵀ v for components given as
+    the rows c_i of a (m, dim) array (uSIF: c_i = √λ_i u_i, :func:`weighted_principal_components`).
+
+    Args:
+        embeddings: float, shape (n, dim).
+        u: float, shape (dim,) or (m, dim).
+
+    Returns:
+        float32, shape (n, dim).
+    """
     e = np.asarray(embeddings, dtype=np.float32)
-    u = np.asarray(u, dtype=np.float32)
-    return e - np.outer(e @ u, u)
+    c = np.atleast_2d(np.asarray(u, dtype=np.float32))
+    return e - (e @ c.T) @ c
