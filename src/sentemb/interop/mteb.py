@@ -25,21 +25,16 @@ from mteb.abstasks.task_metadata import TaskMetadata
 from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ModelMeta, ScoringFunction
 
-from sentemb.core.data.benchmarks import BENCHMARKS, load_benchmarks
+from sentemb.core.data.benchmarks import BENCHMARKS, GOLD_RANGE, load_benchmarks
 from sentemb.core.errors import SentembError
 from sentemb.core.models import load_model
-from sentemb.core.models.format import CONFIG, read_config
-
-SCALES = {"SICK-R": (1, 5), "PIT-2015": (0, 5)}
-"""Gold scales that are not STS's 0-5 (MTEB's own normalisation is linear, so correlations do not depend on it)."""
+from sentemb.core.models.format import CONFIG
 
 
 def model_meta(model_dir: str | Path, model: Any) -> ModelMeta:
     """MTEB's metadata of a saved model: name ``sentemb/NAME``, revision the first 12 hex digits of the SHA-256 of its
     ``config.json``, embedding dimension, parameter count (word vectors and encoder), cosine similarity."""
-    d = Path(model_dir)
-    config = read_config(d)
-    revision = hashlib.sha256((d / CONFIG).read_bytes()).hexdigest()[:12]
+    revision = hashlib.sha256((Path(model_dir) / CONFIG).read_bytes()).hexdigest()[:12]
     encoder = getattr(model, "encoder", None)
     if encoder is not None:
         parameters = sum(p.numel() for p in encoder.parameters())
@@ -47,7 +42,7 @@ def model_meta(model_dir: str | Path, model: Any) -> ModelMeta:
         weights = getattr(model, "weights", None)  # a weighted model's q_w, one a word
         parameters = int(np.prod(model.vectors.vectors.shape)) + (0 if weights is None else len(weights))
     return ModelMeta(
-        loader=SentembEncoder, name=f"sentemb/{config['name']}", revision=revision, release_date=None,
+        loader=SentembEncoder, name=f"sentemb/{model.name}", revision=revision, release_date=None,
         languages=["eng-Latn"], n_parameters=parameters, memory_usage_mb=round(parameters * 4 / 2**20, 1),
         max_tokens=float("inf"), embed_dim=model.dim, license=None, open_weights=True, public_training_code=None,
         public_training_data=None, framework=["PyTorch" if encoder is not None else "NumPy"],
@@ -90,7 +85,7 @@ def local_sts_task(raw_dir: str | Path, benchmark: str) -> AbsTaskSTS:
     """
     if benchmark not in BENCHMARKS:
         raise SentembError(f"unknown benchmark {benchmark!r} (expected one of {', '.join(BENCHMARKS)})")
-    low, high = SCALES.get(benchmark, (0, 5))
+    low, high = GOLD_RANGE.get(benchmark, GOLD_RANGE["STS"])  # MTEB normalises linearly: r and ρ do not move
 
     class LocalSTS(AbsTaskSTS):
         min_score, max_score = low, high
