@@ -1,11 +1,12 @@
-"""harness-TYPE: every evaluated model of one saved type (word_average, weighted_average, paraphrastic) scored on STS
-2012-2016 under the field's conventions (per-set mean, SentEval's wmean, pooled Pearson, MTEB's pooled Spearman), on
-the raw text and on SentEval's Moses tokens → metrics/harness/TYPE.csv; ``report``: those tables →
-reports/harness.md (:mod:`sentemb.reporting.harness`)."""
+"""senteval-tokens (``tokens``): the STS 2012-2016 sentences as SentEval prepares them (Moses tokens, lower-cased),
+tokenised once as the corpus was → data/harness/senteval_tokens.json. harness-TYPE: every evaluated model of one saved
+type (word_average, weighted_average, paraphrastic) scored on STS 2012-2016 under the field's conventions (per-set
+mean, SentEval's wmean, pooled Pearson, MTEB's pooled Spearman), on the raw text and on SentEval's Moses tokens →
+metrics/harness/TYPE.csv; ``report``: those tables → reports/harness.md (:mod:`sentemb.reporting.harness`)."""
 
 from pathlib import Path
 
-from _common import params, run
+from _common import corpus_text, params, run
 
 import pandas as pd
 
@@ -14,9 +15,11 @@ from sentemb.core.data.benchmarks import STS_YEARS, load_benchmarks
 from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.config import EvaluateConfig
 from sentemb.core.models.format import read_config
-from sentemb.reporting.harness import harness_report, harness_scores
+from sentemb.core.text import load_token_cache
+from sentemb.reporting.harness import harness_report, harness_scores, write_senteval_token_cache
 
 TYPES = ("word_average", "weighted_average", "paraphrastic")
+TOKENS = "data/harness/senteval_tokens.json"
 
 
 def main(kind: str) -> None:
@@ -26,10 +29,16 @@ def main(kind: str) -> None:
             fh.write(harness_report(frame))
         print(f"harness: reports/harness.md, {frame['model'].nunique()} models")
         return
-    if kind not in TYPES:
-        raise SentembError(f"unknown model type {kind!r} (expected one of {', '.join(TYPES)}, or report)")
+    if kind not in (*TYPES, "tokens"):
+        raise SentembError(f"unknown model type {kind!r} (expected one of {', '.join(TYPES)}, tokens or report)")
     config = params("evaluate", EvaluateConfig)
     years = [b for b in config.benchmarks if b in STS_YEARS]
+    if kind == "tokens":
+        n = write_senteval_token_cache(TOKENS, load_benchmarks("data/raw", years), corpus_text())
+        print(f"senteval-tokens: {n:,} distinct sentences tokenised → {TOKENS}")
+        return
+    for cache in ("data/benchmarks/tokens.json", TOKENS):  # both texts tokenised once, not once per model
+        load_token_cache(cache)
     names = sorted(p.name.removesuffix(".json") for p in Path("metrics/models").glob("*.json"))
     models = [f"models/{n}" for n in names if read_config(f"models/{n}").get("type") == kind]
     frame = harness_scores(models, load_benchmarks("data/raw", years), config.oov)

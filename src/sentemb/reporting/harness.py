@@ -33,6 +33,7 @@ from sentemb.core.data.benchmarks import STS_YEARS, STSDataset
 from sentemb.core.evaluation.sts import correlations, cosine_scores
 from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
+from sentemb.core.text import TextConfig, write_token_cache
 
 CONVENTIONS = ("mean", "wmean", "pooled_pearson", "pooled_spearman")
 TEXTS = ("raw", "senteval")
@@ -72,6 +73,15 @@ def senteval_datasets(datasets: list[STSDataset]) -> list[STSDataset]:
     """Copies of ``datasets`` whose sentences are :func:`senteval_text`'s."""
     return [replace(d, sentences1=[senteval_text(s) for s in d.sentences1],
                     sentences2=[senteval_text(s) for s in d.sentences2]) for d in datasets]
+
+
+def write_senteval_token_cache(path: str | Path, datasets: list[STSDataset], config: TextConfig) -> int:
+    """The token cache (:func:`sentemb.core.text.write_token_cache`) of every distinct sentence of ``datasets`` as
+    :func:`senteval_text` gives it, tokenised by ``config``: the harness stages load it beside the benchmark-tokens
+    stage's cache of the raw text, so that neither text is tokenised again for each model. Returns the number of
+    distinct sentences."""
+    sentences = (senteval_text(s) for d in datasets for s in (*d.sentences1, *d.sentences2))
+    return write_token_cache(path, sentences, config)
 
 
 def convention_scores(model, datasets: list[STSDataset]) -> pd.DataFrame:
@@ -121,6 +131,7 @@ def harness_scores(models: list[str | Path], datasets: list[STSDataset], oov: st
         Columns ``model``, ``text`` (raw | senteval), ``year``, the conventions (×100, 4 decimals), ``no_known_word``.
     """
     texts = {"raw": datasets, "senteval": senteval_datasets(datasets)}
+    columns = ["model", "text", "year", *CONVENTIONS, "no_known_word"]
     frames = []
     for directory in models:
         model = load_model(directory)
@@ -128,7 +139,9 @@ def harness_scores(models: list[str | Path], datasets: list[STSDataset], oov: st
             model.oov = oov
         for text, sets in texts.items():
             frames.append(convention_scores(model, sets).assign(model=Path(directory).name, text=text))
-    frame = pd.concat(frames, ignore_index=True)[["model", "text", "year", *CONVENTIONS, "no_known_word"]]
+    if not frames:  # no model of this kind in the run: the header alone
+        return pd.DataFrame(columns=columns)
+    frame = pd.concat(frames, ignore_index=True)[columns]
     return frame.round({c: 4 for c in CONVENTIONS})
 
 
