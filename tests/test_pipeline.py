@@ -206,6 +206,24 @@ def test_the_headline_is_the_one_metrics_file(smoke):
 
 
 @pytest.mark.slow
+def test_every_evaluated_model_has_its_card(smoke):
+    """cards/NAME.md for each model of metrics/models/, in the Hub's card format: its model-index holds the model's
+    scores as metrics/ has them; a model that fits its components per evaluation set says it is not exported."""
+    models = {p.stem for p in (smoke / "metrics/models").glob("*.json")}
+    assert {p.stem for p in (smoke / "cards").glob("*.md")} == models
+    for name in ("glove-sif-pc-corpus", "para-gran", "glove-usif"):
+        card = _read(smoke, f"cards/{name}.md")
+        front = yaml.safe_load(card.split("---\n")[1])
+        scores = _read(smoke, f"metrics/models/{name}.json")
+        index = {r["dataset"]["name"]: {m["type"]: m["value"] for m in r["metrics"]}
+                 for r in front["model-index"][0]["results"]}
+        assert index and index == {k: {"pearson": scores[k]["pearson"], "spearmanr": scores[k]["spearman"]}
+                                   for k in index}, name
+        assert f'load_model("models/{name}")' in card
+        assert ("not exported to sentence-transformers" in card) == name.endswith("usif"), name
+
+
+@pytest.mark.slow
 def test_clock_readings_stay_out_of_the_hashed_outputs(smoke):
     for name in ("glove", "word2vec-sg", "siamese_cbow", "glove-nws", "para-gran", "supervised/gran-random"):
         assert json.loads((smoke / f"logs/timings/{name}.json").read_text()), name

@@ -1,10 +1,10 @@
-"""The model card written beside an exported model: ``README.md`` in the Hugging Face Hub's card format (YAML front
-matter with a ``model-index`` block of the model's STS scores, then what the model is, its training data and their
-licences, its settings and how to load it).
+"""A model's card in the Hugging Face Hub's format (YAML front matter with a ``model-index`` block of the model's STS
+scores, then what the model is, its training data and their licences, its settings and how to load it).
 
-The card is generated at export, from the model's ``config.json`` and its scores in ``metrics/models/NAME.json`` (the
-evaluate stage's output): the pipeline's model directories are trained before they are scored, so a card inside them
-would be written by a later stage than the one that owns the directory.
+Made from the model's ``config.json`` and its scores in ``metrics/models/NAME.json`` (the evaluate stage's output),
+twice: by the ``cards`` stage for every evaluated model, as ``cards/NAME.md`` (a model directory is written by its
+training stage before it is scored, and DVC gives each path one owning stage, so the card sits beside the directory,
+not in it), and at export as the exported directory's ``README.md``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from sentemb.core.atomic import read_json
+from sentemb.core.atomic import atomic_path, read_json
 from sentemb.core.errors import SentembError
 from sentemb.core.models.format import read_config
 
@@ -34,7 +34,12 @@ WEIGHTINGS = {
     "isf": "inverse sentence frequency weights over fixed word vectors (Bollegala et al. 2018, baseline)",
     "isf-log": "inverse sentence frequency, log(N / sf(w)), over fixed word vectors (Bollegala et al. 2018, baseline)",
     "sif": "smooth inverse frequency a / (a + p(w)) over fixed word vectors (Arora et al. 2017, Algorithm 1 line 2)",
-    "sif-pc": "smooth inverse frequency with the common component removed (Arora et al. 2017, Algorithm 1)",
+    "sif-pc": "smooth inverse frequency with the common component fitted on each evaluation set and removed (Arora "
+              "et al. 2017, Algorithm 1, as the authors' code)",
+    "sif-pc-corpus": "smooth inverse frequency with the common component fitted once on training sentences and "
+                     "removed (Arora et al. 2017, Algorithm 1)",
+    "usif": "unsupervised smooth inverse frequency: a/(a/2 + p(w)), the first components of each evaluation set "
+            "removed, weighted by their singular values (Ethayarajh 2018, §3, as fse computes it)",
 }
 ENCODERS = {
     "avg": "AVG, the mean of paraphrastically trained word vectors (Wieting et al. 2016, §3)",
@@ -63,8 +68,13 @@ def describe(config: dict) -> tuple[str, list[str]]:
         return (f"{ENCODERS.get(encoder, encoder)}, trained on paraphrase pairs with a margin loss and in-batch "
                 f"negatives, starting from sentemb's `{base}` word vectors", [PAIRS, PPDB, CORPUS, SELECTION])
     if "control" in info:
-        return ("an untrained control: random word vectors averaged (Kenter et al. 2016 compare trained vectors "
-                f"with such; control {info['control']!r})", [CORPUS])
+        control = info["control"]
+        how = (f", the {info.get('frequent_words')} most frequent words' vectors scaled by {info.get('frequent_scale')}"
+               " (the short stop-word vectors a trained model ends with)" if control == "untrained-frequent" else
+               ", each scaled by log(N / sf(w)) (an IDF-weighted average)" if control == "untrained-idf" else "")
+        return (f"an untrained control: Siamese CBOW's initialisation, N(0, {info.get('init_std')}²) drawn with seed "
+                f"{info.get('seed')}{how}, averaged (how much of a score training adds: Kenter et al. 2016's "
+                "setting)", [CORPUS])
     if trainer.startswith("gensim"):
         return ("word2vec vectors (Mikolov et al. 2013, trained by gensim), averaged: Kenter et al. 2016's baseline",
                 [CORPUS])
@@ -100,8 +110,9 @@ def default_metrics(model_dir: str | Path, name: str) -> Path:
     return Path(model_dir).resolve().parent.parent / "metrics" / "models" / f"{name}.json"
 
 
-def card_text(model_dir: str | Path, metrics: str | Path | None = None) -> str:
-    """The card of the model in ``model_dir`` (see the module's docstring).
+def card_text(model_dir: str | Path, metrics: str | Path | None = None, exported: bool = True) -> str:
+    """The card of the model in ``model_dir`` (see the module's docstring): for its sentence-transformers export
+    (``exported``), or for the model directory itself (the ``cards`` stage).
 
     Raises:
         SentembError: an unreadable model config, or a ``metrics`` file given that is missing or malformed.
@@ -113,8 +124,9 @@ def card_text(model_dir: str | Path, metrics: str | Path | None = None) -> str:
     if not isinstance(scores, dict):
         raise SentembError(f"{path}: expected a JSON object of scores")
     what, data = describe(config)
-    front = {"library_name": "sentence-transformers", "pipeline_tag": "sentence-similarity",
-             "tags": ["sentence-transformers", "sentence-similarity", "sentemb", "static-embeddings"
+    front = {**({"library_name": "sentence-transformers"} if exported else {}), "pipeline_tag": "sentence-similarity",
+             "tags": [*(["sentence-transformers"] if exported else []), "sentence-similarity", "sentemb",
+                      "static-embeddings"
                       if config["type"] != "paraphrastic" else "recurrent"],
              "language": ["en"]}
     if scores:
@@ -128,12 +140,23 @@ def card_text(model_dir: str | Path, metrics: str | Path | None = None) -> str:
     return "\n".join([
         "---", yaml.safe_dump(front, allow_unicode=True, sort_keys=False).rstrip(), "---", "",
         f"# {name}", "",
-        f"A sentence encoder of sentemb (the averaging encoders of four STS papers, one DVC pipeline) exported for "
-        f"sentence-transformers: {what}.", "",
+        f"A sentence encoder of sentemb (the averaging encoders of four STS papers, one DVC pipeline)"
+        f"{' exported for sentence-transformers' if exported else ''}: {what}.", "",
         "## Scores", "",
         "Per benchmark, the correlation of cosine similarity with the gold scores (STS 2012-2016: the mean over the "
         f"year's sets, SentEval's \"mean\"), from `{path.name}`:", "", table, "",
         "## Use", "",
+        *(_use_export() if exported else _use_directory(name, config)),
+        "## Training data and licences", "",
+        *[f"- {d}" for d in data], "",
+        "## How it was trained", "",
+        f"Tokenisation: `{json.dumps(config['text'])}`. The training record of its `config.json`:", "",
+        "```json", json.dumps(config.get("info", {}), indent=1, ensure_ascii=False), "```", "",
+    ])
+
+
+def _use_export() -> list[str]:
+    return [
         "```python",
         "from sentence_transformers import SentenceTransformer",
         "",
@@ -144,13 +167,38 @@ def card_text(model_dir: str | Path, metrics: str | Path | None = None) -> str:
         "```", "",
         "It needs sentemb installed with its extra `st` (sentemb's tokenisation runs in the tokenizer). In sentemb "
         "itself: `sentemb.core.models.load_model(\"models/NAME\")`; under MTEB: "
-        "`sentemb.interop.mteb.SentembEncoder`.", "",
-        "## Training data and licences", "",
-        *[f"- {d}" for d in data], "",
-        "## How it was trained", "",
-        f"Tokenisation: `{json.dumps(config['text'])}`. The training record of its `config.json`:", "",
-        "```json", json.dumps(config.get("info", {}), indent=1, ensure_ascii=False), "```", "",
-    ])
+        "`sentemb.interop.mteb.SentembEncoder`.", ""]
+
+
+def _use_directory(name: str, config: dict) -> list[str]:
+    per_set = config.get("component_fit") == "per_set"
+    export = ("It is not exported to sentence-transformers: it fits its components on the sentences of each "
+              "evaluation set, so an embedding depends on the batch it is encoded in." if per_set else
+              f"For sentence-transformers: `sentemb export --format sentence-transformers models/{name} DIR`; under "
+              "MTEB: `sentemb.interop.mteb.SentembEncoder`.")
+    return [
+        "```python",
+        "from sentemb.core.models import load_model",
+        "",
+        f'model = load_model("models/{name}")   # after `dvc pull models/{name}` or `dvc repro`',
+        'model.encode(["A man is playing a guitar.", "Someone plays an instrument."])   # float32, (2, dim)',
+        *(["# its components are fitted on the sentences of each call: encode a whole set at once"] if per_set else []),
+        "```", "",
+        f"From the shell: `sentemb similarity models/{name} \"A man is playing a guitar.\" \"Someone plays an "
+        f"instrument.\"`. {export}", ""]
+
+
+def write_model_cards(models: list[str | Path], directory: str | Path) -> None:
+    """``directory/NAME.md``, the card of each model directory of ``models`` (:func:`card_text` for the directory,
+    its scores from the project's ``metrics/models/NAME.json``), the folder written atomically.
+
+    Raises:
+        SentembError: a model directory or scores file that cannot be read.
+    """
+    with atomic_path(directory) as tmp:
+        tmp.mkdir(parents=True)
+        for model_dir in models:
+            (tmp / f"{Path(model_dir).name}.md").write_text(card_text(model_dir, exported=False), encoding="utf-8")
 
 
 def write_model_card(directory: str | Path, model_dir: str | Path, metrics: str | Path | None = None) -> None:
