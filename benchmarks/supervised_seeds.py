@@ -17,7 +17,7 @@ the checkout's own ``metrics/supervised`` (the params of `dvc repro`; every stag
 params on one machine). It prints, for each configuration and dataset, the test r ×100 of every seed, their mean and
 standard deviation; then for each claim (A beats B on a dataset) the mean difference, in how many seeds A beat B,
 and Welch's t-test over the seeds (scipy.stats.ttest_ind, unequal variances, two-sided), judged by the report's own
-``claim_verdict``: reproduced when the mean difference points the paper's way with p < 0.05. Writes the table
+``judge``: reproduced when the mean difference points the paper's way with p < 0.05. Writes the table
 to ``OUT/seeds.tsv``.
 """
 
@@ -33,7 +33,7 @@ from pathlib import Path
 import yaml
 from scipy.stats import ttest_ind
 
-from sentemb.reporting.claims import claim_verdict
+from sentemb.reporting.claims import judge
 
 CONFIGS = ["avg-random", "avg-universal", "lstmavg-random", "lstmavg-universal", "gran-random", "gran-universal"]
 CLAIMS = [  # the report's claims: (A, B, dataset), A beats B in the paper
@@ -110,8 +110,7 @@ def main() -> None:
         test = ttest_ind(ra, rb, equal_var=False)
         diff = statistics.mean(ra) - statistics.mean(rb)
         wins = sum(x > y for x, y in zip(ra, rb, strict=True))
-        verdict = claim_verdict(True, {"mean_a": statistics.mean(ra), "mean_b": statistics.mean(rb),
-                                       "p": test.pvalue})
+        verdict = judge("better", diff, test.pvalue)
         print(f"| {a} | {b} | {d.upper()} | {statistics.mean(ra):.2f} | {statistics.mean(rb):.2f} | {diff:+.2f} | "
               f"{wins} of {len(seeds)} | {test.statistic:.2f} | {test.pvalue:.2g} | {verdict} |")
     out.mkdir(parents=True, exist_ok=True)

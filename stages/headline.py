@@ -1,6 +1,7 @@
 """headline: the figures a review compares, in the one DVC metrics file → metrics/headline.json: per evaluated model
 (metrics/models/) the Pearson ×100 means over STS 2012-2015 and over every dataset, per supervised run
-(metrics/supervised/) the test r on STS and SICK (sentemb.reporting.headline)."""
+(metrics/supervised/) the test r on STS and SICK, per paper (metrics/claims/) each testable claim's verdict as a number
+(sentemb.reporting.headline)."""
 
 from _common import run
 

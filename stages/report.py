@@ -1,13 +1,14 @@
 """report@PAPER: one paper's tables and claims beside its published numbers (reference/*.csv), from the evaluated
 models (metrics/, results/): kenter2016, bollegala2018, wieting2016 or wieting2017 (params ``report.PAPER``; wieting2017
-also ``supervised``) → reports/PAPER.md and its figures reports/figures/PAPER/*.svg (kenter2016 also
-reports/kenter2016_training_amount.csv)."""
+also ``supervised``) → reports/PAPER.md, its figures reports/figures/PAPER/*.svg and its claims ledger
+metrics/claims/PAPER.json (kenter2016 also reports/kenter2016_training_amount.csv)."""
 
 from _common import params, run
 
-from sentemb.core.atomic import atomic_open, atomic_path
+from sentemb.core.atomic import atomic_open, atomic_path, write_json
 from sentemb.core.errors import SentembError
 from sentemb.reporting.bollegala2018 import bollegala2018_report
+from sentemb.reporting.claims import ALPHA
 from sentemb.reporting.config import Bollegala2018Report, Kenter2016Report, Wieting2016Report, Wieting2017Report
 from sentemb.reporting.kenter2016 import kenter2016_report
 from sentemb.reporting.wieting2016 import wieting2016_report
@@ -39,8 +40,8 @@ def main(paper: str) -> None:
             (tmp / name).write_text(svg, encoding="utf-8")
     with atomic_open(f"reports/{paper}.md") as fh:
         fh.write(report.markdown)
-    claims = sum(line.startswith("- **") for line in report.markdown.splitlines())
-    print(f"report {paper}: reports/{paper}.md, {claims} claims, {len(report.figures)} figures")
+    write_json(f"metrics/claims/{paper}.json", {"paper": paper, "alpha": ALPHA, "claims": report.claims})
+    print(f"report {paper}: reports/{paper}.md, {len(report.claims)} claims, {len(report.figures)} figures")
 
 
 if __name__ == "__main__":

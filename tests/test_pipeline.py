@@ -137,7 +137,7 @@ def test_a_report_per_paper_with_its_claims(smoke):
                     "## In-batch negatives", "## Claims of Kenter et al."):
         assert section in kenter, section
     assert "Siamese CBOW beats averaged word2vec CBOW vectors" in kenter and "over 5 datasets" in kenter
-    assert "(Table 1: 46.93 vs 43.13 over its 19 sets other than 2013 SMT)" in kenter  # from reference/, not typed
+    assert "(Table 1, paper: 46.93 vs 43.13 over its 19 sets other than 2013 SMT)" in kenter  # from reference/
     curve = _read(smoke, "reports/kenter2016_training_amount.csv").splitlines()
     assert curve[0] == "model,optimizer,lr_sum,STS12-15" and len(curve) == 4  # untrained, Σ lr 67, Σ lr 1000
     last = curve[-1].split(",")
@@ -146,14 +146,16 @@ def test_a_report_per_paper_with_its_claims(smoke):
     nws = _read(smoke, "reports/bollegala2018.md")
     assert "| STS12 | SMTnews |" in nws and "the paper's 4 sets" in nws and "| glove |" in nws
     assert "## Claims of Bollegala et al." in nws
-    assert "NWS over GloVe beats SMOOTH over GloVe (Table 1: 57.5 vs 55.1)" in nws
-    assert "with MRC concreteness (Table 3: r = 0.26)" in nws
+    assert "NWS over GloVe beats SMOOTH over GloVe (Table 1, paper: 57.5 vs 55.1)" in nws
+    assert "with MRC concreteness (Table 3, paper: r = 0.26)" in nws
+    assert "NWS over GloVe beats NWS over CBOW (Table 2, paper: 57.53 vs 55.93 over the 18 sets)" in nws
     paragram = _read(smoke, "reports/wieting2016.md")
     assert "| LSTM | `para-lstm` | word dropout, scrambling | MIX |" in paragram and "Only 5 of the sets" in paragram
-    assert "Paragram-phrase AVG beats the LSTM (Wieting et al. 2016, transfer)" in paragram
+    assert "Paragram-phrase AVG beats the LSTM in transfer (§4.1, paper:" in paragram
     wieting = _read(smoke, "reports/wieting2017.md")
     assert "| LSTMAVG | `para-lstmavg` | dropout, scrambling |" in wieting and "Only 5 of the sets" in wieting
-    assert "GRAN beats AVG (Wieting & Gimpel 2017, Tables 1-3: 68.9 vs 68.4, test mode)" in wieting
+    assert ("GRAN beats AVG in transfer (Tables 1-3, paper: GRAN (dropout, scrambling) 68.9 vs AVG (none) 68.4, "
+            "test mode)") in wieting
     assert "| GRAN | universal | dropout, scrambling, universal |" in wieting and "### Table 5 layout" in wieting
     for paper, text in (("kenter2016", kenter), ("bollegala2018", nws), ("wieting2016", paragram),
                         ("wieting2017", wieting)):  # figures as SVG files beside the report, linked from it
@@ -171,6 +173,36 @@ def test_a_report_per_paper_with_its_claims(smoke):
     williams_b = next(line.split(" | ")[6] for line in wieting.splitlines()
                       if line.startswith("| GRAN | universal | random | STS |"))
     assert random_sts == williams_b
+
+
+@pytest.mark.slow
+def test_each_report_renders_its_claims_ledger(smoke):
+    """metrics/claims/PAPER.json: every claim with its record; the p-values adjusted by Holm over the paper's
+    testable claims; each verdict consistent with its code; the report's claims list is the ledger, line for line;
+    the headline carries each testable claim's code."""
+    from sentemb.reporting.claims import VERDICT_CODES, claims_markdown, holm, judge
+
+    headline = _read(smoke, "metrics/headline.json")
+    fields = {"key", "source", "claim", "paper", "evidence", "expects", "effect", "ci95", "p", "test", "seeds",
+              "reason", "p_holm", "verdict", "verdict_code"}
+    total = 0
+    for paper in ("kenter2016", "bollegala2018", "wieting2016", "wieting2017"):
+        ledger = _read(smoke, f"metrics/claims/{paper}.json")
+        claims = ledger["claims"]
+        assert ledger["paper"] == paper and claims and all(set(c) == fields for c in claims), paper
+        testable = [c for c in claims if c["p"] is not None]
+        assert [c["p_holm"] for c in testable] == pytest.approx(holm([c["p"] for c in testable]))
+        for c in claims:
+            assert c["verdict_code"] == VERDICT_CODES[c["verdict"]], c["key"]
+            if c["p"] is not None:
+                assert c["verdict"] == judge(c["expects"], c["effect"], c["p_holm"], ledger["alpha"]), c["key"]
+                assert c["ci95"] is None or c["ci95"][0] <= c["effect"] <= c["ci95"][1], c["key"]
+        report = _read(smoke, f"reports/{paper}.md")
+        assert [line for line in report.splitlines() if line.startswith("- **")] == claims_markdown(
+            claims).splitlines(), paper
+        assert headline[f"claims/{paper}"] == {c["key"]: c["verdict_code"] for c in testable}
+        total += len(claims)
+    assert total >= 28  # the smoke run builds every model a claim needs but SGNS's NWS (one Table 2 claim)
 
 
 @pytest.mark.slow
@@ -197,7 +229,8 @@ def test_the_headline_is_the_one_metrics_file(smoke):
     """Two means per evaluated model and the test r of every supervised run; nothing wider for `dvc metrics`."""
     headline = _read(smoke, "metrics/headline.json")
     models = {p.stem for p in (smoke / "metrics/models").glob("*.json")}
-    assert set(headline) == models | {f"supervised/{n}" for n in SUPERVISED}
+    papers = ("kenter2016", "bollegala2018", "wieting2016", "wieting2017")
+    assert set(headline) == models | {f"supervised/{n}" for n in SUPERVISED} | {f"claims/{p}" for p in papers}
     assert set(headline["siamese_cbow"]) == {"STS12-15", "all"} and set(headline["supervised/gran-random"]) == {
         "sts", "sick"}
     shown = dvc(smoke, "metrics", "show", "--json").stdout

@@ -37,3 +37,17 @@ def test_readme_results_table_is_the_committed_metrics():
         keys = ("sts", "sick") if model.startswith("supervised/") else ("STS12-15", "all")
         printed = [float(c.replace("−", "-")) for c in cells[2:4]]
         assert printed == [round(headline[model][k], 2) for k in keys], (model, printed, headline[model])
+
+
+def test_readme_counts_the_verdicts_of_the_committed_claims_ledger():
+    """README's sentence "N claims of the four papers: a reproduced, b inconclusive, c contradicted, d not testable"
+    counts metrics/claims/*.json (written by the report stages of the run dvc.lock records)."""
+    counts = {}
+    for path in sorted((ROOT / "metrics" / "claims").glob("*.json")):
+        for claim in json.loads(path.read_text(encoding="utf-8"))["claims"]:
+            counts[claim["verdict"]] = counts.get(claim["verdict"], 0) + 1
+    found = re.search(r"(\d+) claims of the four papers: (\d+) reproduced, (\d+) inconclusive, (\d+) contradicted, "
+                      r"(\d+) not testable", " ".join(_section("Results").split()))
+    assert found, "README's Results section does not count the claims' verdicts"
+    assert [int(v) for v in found.groups()] == [sum(counts.values()), *(counts.get(v, 0) for v in (
+        "reproduced", "inconclusive", "contradicted", "not testable"))]

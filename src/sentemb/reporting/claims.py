@@ -1,38 +1,138 @@
-"""A paper's claims judged on our runs: the verdict, the evidence line and the claims list of a report."""
+"""A paper's claims judged on our runs: the claims ledger (``metrics/claims/PAPER.json``) and the claims lists of the
+reports, both from one record per claim.
+
+A report builds its claims where it has their evidence and places them in its text as :class:`ClaimsBlock` parts;
+:func:`resolve_claims` then adjusts the p-values of all the paper's testable claims together (Holm 1979, the paper's
+claims one family) and judges each claim on its adjusted p:
+
+- "A beats B" (``expects="better"``; a correlation claim ``"positive"`` or ``"negative"``): *reproduced* when the
+  effect points the paper's way with adjusted p < α; *contradicted* when it points the other way with adjusted p < α;
+  *inconclusive* otherwise (the observed effect and its 95% interval say how far the runs are from either);
+- "A does not beat B" (``expects="level"``, the paper reports the two level): *contradicted* when A is better with
+  adjusted p < α, *reproduced* otherwise;
+- *not testable*: the claim needs a system or data the project does not have (``p`` is None; ``reason`` says what).
+
+The verdict is also a number (``verdict_code``: 1 reproduced, 0 inconclusive, −1 contradicted; None when not
+testable), so that a flip shows as a change of a number in ``dvc metrics diff``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Literal
 
-def claim_verdict(expected_better: bool, comparison: dict, alpha: float = 0.05) -> str:
-    """A paper's claim "A beats B" (``expected_better``) or "A does not beat B", judged on our runs by a paired test
-    (:func:`~sentemb.reporting.significance.paired_over_datasets`, or Williams' test for the supervised claims).
+import numpy as np
 
-    "A beats B": reproduced when our means point the paper's way with p < alpha; inconclusive when they point its
-    way without significance (a weak test does not contradict the paper); not reproduced when they point the other
-    way, significantly or not. "A does not beat B": reproduced unless A is significantly better.
+Expects = Literal["better", "level", "positive", "negative"]
+VERDICT_CODES = {"reproduced": 1, "inconclusive": 0, "contradicted": -1, "not testable": None}
+ALPHA = 0.05
+
+
+class ClaimsBlock(list):
+    """The claims of one section of a report, in order (each a dict from :func:`claim`), rendered in place by
+    :func:`resolve_claims`."""
+
+
+def claim(key: str, source: str, statement: str, paper: str, evidence: str, *, expects: Expects = "better",
+          effect: float | None = None, ci95: Sequence[float] | None = None, p: float | None = None,
+          test: str = "", seeds: int = 1, reason: str = "") -> dict:
+    """One claim's record, before the family's adjustment.
 
     Args:
-        comparison: ``mean_a``, ``mean_b`` (Pearson ×100) and the two-sided ``p`` of the test.
+        key: a short identifier, unique within the paper (the key in ``metrics/claims/PAPER.json``).
+        source: where the paper makes it (``Table 1``, ``§4.4``).
+        statement: the claim in words ("NWS over GloVe beats AVG over GloVe").
+        paper: the paper's figures for it (``57.5 vs 38.0``), from ``reference/``.
+        evidence: our figures in words (means, wins, the test's statistic).
+        expects: the direction the paper reports (see the module's docstring).
+        effect: ours, A − B (Pearson ×100) or the correlation r; positive = A better / r > 0.
+        ci95: the 95% interval of ``effect``.
+        p: the two-sided p-value of the test; None for a claim that is not testable.
+        test: the test's name.
+        seeds: training seeds behind each model the claim rests on.
+        reason: why a claim is not testable.
     """
-    a_better = comparison["mean_a"] > comparison["mean_b"]
-    significant = comparison["p"] < alpha
-    if not expected_better:
-        if a_better and significant:
-            return "not reproduced (significantly the other way)"
-        return "reproduced" if significant else "reproduced (no significant difference)"
-    if a_better:
-        return "reproduced" if significant else "inconclusive (the paper's direction, not significant)"
-    if significant:
-        return "not reproduced (significantly the other way)"
-    return "not reproduced (no significant difference)"
+    return {"key": key, "source": source, "claim": statement, "paper": paper, "evidence": evidence,
+            "expects": expects, "effect": None if effect is None else round(float(effect), 4),
+            "ci95": None if ci95 is None else [round(float(v), 4) for v in ci95],
+            "p": None if p is None else float(p), "test": test, "seeds": seeds, "reason": reason}
+
+
+def not_testable(key: str, source: str, statement: str, paper: str, reason: str) -> dict:
+    """A claim that needs a system or data the project does not have."""
+    return claim(key, source, statement, paper, "", reason=reason)
+
+
+def judge(expects: Expects, effect: float, p: float, alpha: float = ALPHA) -> str:
+    """The verdict of a testable claim from its effect (positive = A better, or r > 0) and its adjusted p."""
+    significant = p < alpha
+    if expects == "level":
+        return "contradicted" if significant and effect > 0 else "reproduced"
+    toward = effect < 0 if expects == "negative" else effect > 0
+    if not significant or effect == 0:
+        return "inconclusive"
+    return "reproduced" if toward else "contradicted"
+
+
+def holm(p: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of a family of p-values (statsmodels ``multipletests(method="holm")``)."""
+    if not p:
+        return []
+    from statsmodels.stats.multitest import multipletests
+
+    return [float(v) for v in multipletests(np.asarray(p, dtype=np.float64), method="holm")[1]]
+
+
+def resolve_claims(parts: list, alpha: float = ALPHA) -> tuple[list[str], list[dict]]:
+    """Adjust and judge every claim of a report's ``parts`` (strings and :class:`ClaimsBlock`), one family.
+
+    Returns:
+        The parts with each block rendered as its markdown list, and the ledger: every claim's record with
+        ``p_holm``, ``verdict`` and ``verdict_code`` added, in the report's order.
+    """
+    ledger = [c for part in parts if isinstance(part, ClaimsBlock) for c in part]
+    testable = [c for c in ledger if c["p"] is not None]
+    for c, adjusted in zip(testable, holm([c["p"] for c in testable]), strict=True):
+        c["p_holm"] = adjusted
+        c["verdict"] = judge(c["expects"], c["effect"], adjusted, alpha)
+    for c in ledger:
+        if c["p"] is None:
+            c["p_holm"], c["verdict"] = None, "not testable"
+        c["verdict_code"] = VERDICT_CODES[c["verdict"]]
+    keys = [c["key"] for c in ledger]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"claim keys repeat: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
+    return [claims_markdown(p) if isinstance(p, ClaimsBlock) else p for p in parts], ledger
 
 
 def claims_markdown(claims: list[dict]) -> str:
-    """A claims list: one line per claim with its verdict and evidence (``claim``, ``verdict``, ``evidence``)."""
-    return "\n".join(f"- **{c['verdict']}**: {c['claim']} ({c['evidence']})" for c in claims) + "\n"
+    """A claims list: one line per judged claim: verdict, claim, the paper's figures, ours, the effect with its 95%
+    interval, the test's p and the Holm-adjusted p."""
+    lines = []
+    for c in claims:
+        head = f"- **{c['verdict']}**: {c['claim']} ({c['source']}, paper: {c['paper']})"
+        if c["verdict"] == "not testable":
+            lines.append(f"{head}: {c['reason']}")
+            continue
+        digits = 3 if c["expects"] in ("positive", "negative") else 2  # a correlation r, or points of Pearson ×100
+        interval = f" [{c['ci95'][0]:+.{digits}f}, {c['ci95'][1]:+.{digits}f}]" if c["ci95"] else ""
+        seeds = f"; {c['seeds']} seeds" if c["seeds"] > 1 else ""
+        lines.append(f"{head}: {c['evidence']}; effect {c['effect']:+.{digits}f}{interval}; p = {c['p']:.2g}, Holm "
+                     f"{c['p_holm']:.2g}{seeds}")
+    return "\n".join(lines) + "\n"
 
 
 def comparison_evidence(name_a: str, name_b: str, c: dict) -> str:
-    """Means, wins and the p-value of a :func:`~sentemb.reporting.significance.paired_over_datasets` result."""
+    """Means and wins of a :func:`~sentemb.reporting.significance.paired_over_datasets` result."""
     return (f"{name_a} {c['mean_a']:.2f} vs {name_b} {c['mean_b']:.2f} mean Pearson ×100 over {c['datasets']} "
-            f"datasets, {name_a} higher on {c['wins_a']}; Wilcoxon signed-rank p = {c['p']:.2g}")
+            f"datasets, {name_a} higher on {c['wins_a']}")
+
+
+def comparison_claim(key: str, source: str, statement: str, paper: str, name_a: str, name_b: str, c: dict,
+                     expects: Expects = "better", extra: str = "") -> dict:
+    """The claim "A beats B" (or "A and B are level") over datasets, from a
+    :func:`~sentemb.reporting.significance.paired_over_datasets` result ``c``."""
+    return claim(key, source, statement, paper, comparison_evidence(name_a, name_b, c) + extra, expects=expects,
+                 effect=c["mean_a"] - c["mean_b"], ci95=c["ci95"], p=c["p"],
+                 test="Wilcoxon signed-rank over the per-dataset Pearson r, two-sided; 95% BCa bootstrap interval "
+                      "of the mean difference over datasets")

@@ -17,6 +17,8 @@ matplotlib.use("Agg")  # files only, never a window
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from sentemb.reporting.claims import resolve_claims
+
 STYLE = {"svg.hashsalt": "sentemb", "svg.fonttype": "none", "font.size": 9, "axes.spines.top": False,
          "axes.spines.right": False}
 
@@ -28,10 +30,12 @@ class Report:
     Attributes:
         markdown: the report's text; it links each figure as ``figures/PAPER/NAME``.
         figures: file name (``NAME.svg``) → SVG text.
+        claims: the claims ledger, every claim judged (:func:`~sentemb.reporting.claims.resolve_claims`).
     """
 
     markdown: str
     figures: dict[str, str] = field(default_factory=dict)
+    claims: list[dict] = field(default_factory=list)
 
 
 def _svg(fig) -> str:
@@ -88,12 +92,16 @@ def figure_link(paper: str, name: str, caption: str) -> str:
     return f"![{caption}](figures/{paper}/{name})\n"
 
 
-def report_with_figures(paper: str, parts: list[str], drawn: dict[str, tuple[str, str]]) -> Report:
+def report_with_figures(paper: str, parts: list, drawn: dict[str, tuple[str, str]]) -> Report:
     """``reports/PAPER.md`` as the markdown ``parts`` followed by a "Figures" section that links each drawn figure,
-    and the figures to write beside it.
+    the figures to write beside it, and the claims ledger.
 
     Args:
+        parts: markdown strings and :class:`~sentemb.reporting.claims.ClaimsBlock` lists, judged together (one
+            family for Holm's adjustment) and rendered in place.
         drawn: file name (``NAME.svg``) → (caption, SVG text).
     """
+    parts, ledger = resolve_claims(parts)
     links = [figure_link(paper, name, caption) for name, (caption, _) in drawn.items()]
-    return Report("\n".join([*parts, "## Figures\n", *links]), {name: svg for name, (_, svg) in drawn.items()})
+    return Report("\n".join([*parts, "## Figures\n", *links]), {name: svg for name, (_, svg) in drawn.items()},
+                  ledger)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from sentemb.core.data.benchmarks import GRAN_GROUPS
-from sentemb.reporting.claims import claim_verdict, comparison_evidence
+from sentemb.reporting.claims import comparison_claim
 from sentemb.reporting.figures import curves, dataset_bars
 from sentemb.reporting.significance import paired_over_datasets
 from sentemb.reporting.tables import gran_dataset_table, paper_model_name, regularization, to_markdown
@@ -98,14 +98,15 @@ def on_sets(ws: Workspace, model: str, sets: list[str]) -> pd.Series:
     return pd.Series(d["pearson"].to_numpy(), index=d["set"])
 
 
-def beats_claims(ws: Workspace, models: list[str], spec: list[tuple[str, str, str]], sets: list[str]) -> list[dict]:
-    """"A beats B" for each (model A, model B, claim) of ``spec`` whose two models are among ``models``, judged by a
-    Wilcoxon signed-rank test over the per-set Pearson r of ``sets``."""
+def beats_claims(ws: Workspace, models: list[str], spec: list[tuple], sets: list[str]) -> list[dict]:
+    """The claim "A beats B" (or "A and B are level") for each ``(key, A, B, source, statement, paper, expects)`` of
+    ``spec`` whose two models are among ``models`` (a baseline of the report counts as a model), judged by a Wilcoxon
+    signed-rank test over the per-set Pearson r of ``sets`` (:func:`~sentemb.reporting.claims.comparison_claim`)."""
     out = []
-    for a, b, claim in spec:
+    for key, a, b, source, statement, paper, expects in spec:
         if a in models and b in models:
             c = paired_over_datasets(on_sets(ws, a, sets), on_sets(ws, b, sets))
-            out.append({"claim": claim, "verdict": claim_verdict(True, c), "evidence": comparison_evidence(a, b, c)})
+            out.append(comparison_claim(key, source, statement, paper, a, b, c, expects))
     return out
 
 
