@@ -4,8 +4,6 @@ type (word_average, weighted_average, paraphrastic) scored on STS 2012-2016 unde
 mean, SentEval's wmean, pooled Pearson, MTEB's pooled Spearman), on the raw text and on SentEval's Moses tokens →
 metrics/harness/TYPE.csv; ``report``: those tables → reports/harness.md (:mod:`sentemb.reporting.harness`)."""
 
-from pathlib import Path
-
 from _common import corpus_text, params, run
 
 import pandas as pd
@@ -17,6 +15,7 @@ from sentemb.core.evaluation.config import EvaluateConfig
 from sentemb.core.models.format import read_config
 from sentemb.core.text import load_token_cache
 from sentemb.reporting.harness import harness_report, harness_scores, write_senteval_token_cache
+from sentemb.reporting.workspace import Workspace
 
 TYPES = ("word_average", "weighted_average", "paraphrastic")
 TOKENS = "data/harness/senteval_tokens.json"
@@ -39,7 +38,7 @@ def main(kind: str) -> None:
         return
     for cache in ("data/benchmarks/tokens.json", TOKENS):  # both texts tokenised once, not once per model
         load_token_cache(cache)
-    names = sorted(p.name.removesuffix(".json") for p in Path("metrics/models").glob("*.json"))
+    names = Workspace().evaluated_models()
     models = [f"models/{n}" for n in names if read_config(f"models/{n}").get("type") == kind]
     frame = harness_scores(models, load_benchmarks("data/raw", years), config.oov)
     with atomic_open(f"metrics/harness/{kind}.csv", newline="") as fh:

@@ -375,6 +375,7 @@ def test_a_code_change_stales_exactly_its_familys_stages(smoke_copy):
         "src/sentemb/wordvectors/glove.py": {"word2vec@sg", "word2vec@cbow", "glove"},
         "src/sentemb/reporting/claims.py": {"report-kenter2016", "report-bollegala2018", "report-wieting2016",
                                             "report-wieting2017", "headline", "report-harness", "senteval-tokens",
+                                            "cards",
                                             *(f"harness-{t}" for t in ("word_average", "weighted_average",
                                                                        "paraphrastic"))},
     }

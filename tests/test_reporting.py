@@ -115,3 +115,27 @@ def test_a_harness_stage_without_models_writes_the_header():
 
     frame = harness_scores([], [])
     assert list(frame.columns) == ["model", "text", "year", *CONVENTIONS, "no_known_word"] and frame.empty
+
+
+def test_a_scores_file_without_its_results_is_another_runs_and_left_out(tmp_path):
+    """A quick look runs in a copy of the repository, whose committed metrics/ holds the full run's scores of models
+    its profile does not build: the headline (and the harness and cards stages) take only the models and supervised
+    runs whose results/ this workspace's run wrote."""
+    from sentemb.reporting.headline import headline
+    from sentemb.reporting.workspace import Workspace
+
+    def write(relative: str, text: str) -> None:
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+
+    for name in ("built", "full-run-only"):
+        write(f"metrics/models/{name}.json", json.dumps({"STS12-15": {"pearson": 50.0}, "all": {"pearson": 40.0}}))
+        write(f"metrics/models/{name}.datasets.csv", "group,dataset,set,pairs,pearson,spearman\n")
+    write("results/built/model.json", "{}")
+    for name in ("avg-random", "gran-random"):
+        write(f"metrics/supervised/{name}.json", json.dumps({"sts": {"test": 70.0}, "sick": {"test": 80.0}}))
+    (tmp_path / "results/supervised/avg-random").mkdir(parents=True)
+    ws = Workspace(tmp_path)
+    assert ws.evaluated_models() == ["built"] and not ws.evaluated("full-run-only")
+    assert headline(tmp_path) == {"built": {"STS12-15": 50.0, "all": 40.0},
+                                  "supervised/avg-random": {"sts": 70.0, "sick": 80.0}}

@@ -89,6 +89,9 @@ def resolve_claims(parts: list, alpha: float = ALPHA) -> tuple[list[str], list[d
     Returns:
         The parts with each block rendered as its markdown list, and the ledger: every claim's record with
         ``p_holm``, ``verdict`` and ``verdict_code`` added, in the report's order.
+
+    Raises:
+        ValueError: two claims of the report share a key (a report's own error, not the user's).
     """
     ledger = [c for part in parts if isinstance(part, ClaimsBlock) for c in part]
     testable = [c for c in ledger if c["p"] is not None]

@@ -14,29 +14,33 @@ from pathlib import Path
 
 from sentemb.core.atomic import read_json
 from sentemb.core.errors import SentembError
+from sentemb.reporting.workspace import Workspace
 
 KEYS = ("STS12-15", "all")
 
 
 def headline(root: str | Path = ".") -> dict:
-    """Every evaluated model's two means, every supervised run's test r and every testable claim's verdict code,
-    models in name order.
+    """Every model's two means and every supervised run's test r (those of this workspace's run:
+    :meth:`~sentemb.reporting.workspace.Workspace.evaluated_models`) and every testable claim's verdict code, models in
+    name order.
 
     Raises:
         SentembError: no evaluated model, or a malformed metrics file.
     """
     root = Path(root)
-    models = sorted((root / "metrics" / "models").glob("*.json"))
+    ws = Workspace(root)
+    models = ws.evaluated_models()
     if not models:
-        raise SentembError(f"{root / 'metrics' / 'models'}: no evaluated model")
+        raise SentembError(f"{root / 'metrics' / 'models'}: no model evaluated in this workspace")
     out = {}
-    for path in models:
-        metrics = read_json(path, "missing")
-        out[path.stem] = {k: metrics[k]["pearson"] for k in KEYS if k in metrics}
-    for path in sorted((root / "metrics" / "supervised").glob("*.json")):
+    for name in models:
+        metrics = ws.metrics(name)
+        out[name] = {k: metrics[k]["pearson"] for k in KEYS if k in metrics}
+    for name in ws.supervised_runs():
+        path = root / "metrics" / "supervised" / f"{name}.json"
         m = read_json(path, "missing")
         try:
-            out[f"supervised/{path.stem}"] = {"sts": m["sts"]["test"], "sick": m["sick"]["test"]}
+            out[f"supervised/{name}"] = {"sts": m["sts"]["test"], "sick": m["sick"]["test"]}
         except (KeyError, TypeError):
             raise SentembError(f"{path}: expected the test r of the sts and sick tasks") from None
     for path in sorted((root / "metrics" / "claims").glob("*.json")):

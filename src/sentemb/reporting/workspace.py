@@ -4,6 +4,10 @@
 ``results/MODEL/`` (its per-pair scores and the record of the model it scored), ``metrics/norms/``,
 ``metrics/train/``, ``metrics/supervised/`` and ``results/supervised/``, the data stages' counts, and ``reference/``
 (the papers' published numbers). Each reader names the file it misses.
+
+A model counts as evaluated in this workspace when both of its evaluate stage's outputs are there: the scores in
+``metrics/models/`` (committed to git) and ``results/MODEL/`` (in DVC's cache). A scores file alone is a committed
+result of another run: the full run's, in the temporary copy where a quick look's narrower profile runs.
 """
 
 from __future__ import annotations
@@ -43,8 +47,21 @@ class Workspace:
         return _csv(self._file(f"metrics/models/{model}.datasets.csv"))
 
     def evaluated(self, model: str) -> bool:
-        """Whether the pipeline evaluated ``model`` (a profile may build only some of a report's models)."""
-        return (self.root / f"metrics/models/{model}.datasets.csv").is_file()
+        """Whether this workspace's run evaluated ``model`` (a profile may build only some of a report's models; see
+        the module's docstring)."""
+        return ((self.root / f"metrics/models/{model}.datasets.csv").is_file()
+                and (self.root / f"results/{model}/model.json").is_file())
+
+    def evaluated_models(self) -> list[str]:
+        """Every model this workspace's run evaluated (:meth:`evaluated`), in name order."""
+        names = (p.name.removesuffix(".json") for p in (self.root / "metrics" / "models").glob("*.json"))
+        return sorted(n for n in names if self.evaluated(n))
+
+    def supervised_runs(self) -> list[str]:
+        """Every supervised run of this workspace: ``metrics/supervised/NAME.json`` beside ``results/supervised/NAME/``
+        (as :meth:`evaluated`), in name order."""
+        names = (p.stem for p in (self.root / "metrics" / "supervised").glob("*.json"))
+        return sorted(n for n in names if (self.root / "results" / "supervised" / n).is_dir())
 
     def pair_scores(self, model: str) -> pd.DataFrame:
         """A model's cosine for every benchmark pair: group, dataset, pair, gold, score."""
