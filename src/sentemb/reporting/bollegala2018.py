@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from sentemb.core.data.benchmarks import NWS_SETS
 from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, comparison_claim
 from sentemb.reporting.config import Bollegala2018Report
 from sentemb.reporting.figures import Report, curves, dataset_bars, report_with_figures
-from sentemb.reporting.significance import fisher_interval, paired_over_datasets
+from sentemb.reporting.significance import fisher_interval, paired_over_datasets, pearson_p
 from sentemb.reporting.tables import (
     NWS_EMBEDDINGS,
     NWS_METHODS,
@@ -113,12 +112,6 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
                              effect=rho, ci95=(float(low), float(high)), p=p,
                              test="t-test of Pearson's r, two-sided; Fisher-z 95% interval"))
     return out
-
-
-def pearson_p(r: float, n: int) -> float:
-    """The two-sided p of Pearson's r over n pairs (t = r √((n − 2)/(1 − r²)) on n − 2 degrees of freedom)."""
-    t = r * np.sqrt((n - 2) / max(1e-12, 1 - r**2))
-    return float(min(1.0, 2 * stats.t.sf(abs(t), n - 2)))
 
 
 def figures(ws: Workspace, vectors: list[str], averages: pd.DataFrame) -> dict[str, tuple[str, str]]:

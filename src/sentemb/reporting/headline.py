@@ -37,12 +37,12 @@ def headline(root: str | Path = ".") -> dict:
         metrics = ws.metrics(name)
         out[name] = {k: metrics[k]["pearson"] for k in KEYS if k in metrics}
     for name in ws.supervised_runs():
-        path = root / "metrics" / "supervised" / f"{name}.json"
-        m = read_json(path, "missing")
+        m = ws.supervised(name)
         try:
             out[f"supervised/{name}"] = {"sts": m["sts"]["test"], "sick": m["sick"]["test"]}
         except (KeyError, TypeError):
-            raise SentembError(f"{path}: expected the test r of the sts and sick tasks") from None
+            raise SentembError(f"metrics/supervised/{name}.json: expected the test r of the sts and sick "
+                               "tasks") from None
     for path in sorted((root / "metrics" / "claims").glob("*.json")):
         try:
             claims = read_json(path, "missing")["claims"]

@@ -51,6 +51,12 @@ def fisher_interval(r: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[
     return np.tanh(z - half), np.tanh(z + half)
 
 
+def pearson_p(r: float, n: int) -> float:
+    """The two-sided p of Pearson's r over n pairs (t = r √((n − 2)/(1 − r²)) on n − 2 degrees of freedom)."""
+    t = r * np.sqrt((n - 2) / max(1e-12, 1 - r**2))
+    return float(min(1.0, 2 * stats.t.sf(abs(t), n - 2)))
+
+
 def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
     """Williams' t for the difference of two dependent correlations with a variable in common (Steiger 1980,
     Eq. 7): is gold (1) correlated more with system A (2) than with system B (3)?
