@@ -4,9 +4,10 @@ import json
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from sentemb.reporting.claims import ClaimsBlock, claim, holm, judge, not_testable, resolve_claims
-from sentemb.reporting.significance import mean_difference_interval, zou_interval
+from sentemb.reporting.significance import mean_interval, rank_biserial, zou_interval
 
 
 @pytest.mark.parametrize("expects, effect, p, verdict", [
@@ -81,10 +82,24 @@ def test_zou_interval_covers_the_true_difference_of_dependent_correlations():
 
 def test_the_bootstrap_interval_of_a_mean_difference_is_seeded_and_holds_the_mean():
     diff = np.array([2.1, -0.3, 1.7, 3.2, 0.4, 2.8, 1.1, -0.9, 2.2, 1.5, 0.7, 1.9, 2.6, 0.2, 1.3, 2.0, 0.8, 1.6])
-    low, high = mean_difference_interval(diff)
+    low, high = mean_interval(diff)
     assert low < diff.mean() < high and low > 0 and high < 3
-    assert mean_difference_interval(diff) == (low, high)  # the same bytes on a rerun
-    assert mean_difference_interval(np.array([1.0, 1.0, 1.0])) == (1.0, 1.0)
+    assert mean_interval(diff) == (low, high)  # the same bytes on a rerun
+    assert mean_interval(np.array([1.0, 1.0, 1.0])) == (1.0, 1.0)
+
+
+def test_rank_biserial_is_scipys_u_and_its_interval_brackets_it():
+    rng = np.random.default_rng(3)
+    others = rng.normal(size=5000)
+    low_words = np.array([-2.5, -2.2, -1.9, -2.8, -1.5, -2.0, 0.3, -2.4, -1.7, -2.1])
+    res = rank_biserial(low_words, others)
+    u = stats.mannwhitneyu(low_words, others).statistic
+    assert res["r"] == pytest.approx(2 * u / (len(low_words) * len(others)) - 1)
+    assert res["r"] < -0.8 and res["p"] < 1e-4
+    assert res["ci95"][0] <= res["r"] <= res["ci95"][1] < 0
+    assert rank_biserial(-low_words, -others)["r"] == pytest.approx(-res["r"])  # the mirror image
+    tie = rank_biserial(np.array([0.0]), np.array([-1.0, 0.0, 1.0]))  # a tie counts half
+    assert tie["quantiles"][0] == pytest.approx(0.5) and tie["r"] == pytest.approx(0.0)
 
 
 def test_senteval_text_is_moses_unescaped_and_lower_cased():
@@ -139,3 +154,39 @@ def test_a_scores_file_without_its_results_is_another_runs_and_left_out(tmp_path
     assert ws.evaluated_models() == ["built"] and not ws.evaluated("full-run-only")
     assert headline(tmp_path) == {"built": {"STS12-15": 50.0, "all": 40.0},
                                   "supervised/avg-random": {"sts": 70.0, "sick": 80.0}}
+
+
+def test_kenter_norm_claims_find_the_short_and_the_long_words(tmp_path):
+    """§4.4 on a vocabulary whose function words were given short vectors and pronouns long ones: both claims are
+    judged the paper's way; a word the model lacks is left out, and an end none of whose words it has is not
+    testable."""
+    import pandas as pd
+
+    from sentemb.core.models.word_vectors import WordVectors
+    from sentemb.reporting.claims import resolve_claims
+    from sentemb.reporting.kenter2016 import norms_evidence, read_norm_lists, word_norms
+
+    rng = np.random.default_rng(0)
+    function, pronouns = ["the", "of", "and", "to", "a"], ["i", "you", "she", "he"]
+    others = [f"w{i}" for i in range(400)]
+    words = function + pronouns + others
+    vectors = rng.normal(size=(len(words), 8)).astype(np.float32)
+    vectors[:5] *= 0.1
+    vectors[5:9] *= 5.0
+    table = word_norms(WordVectors.from_arrays(words, np.arange(len(words), 0, -1), vectors))
+    assert table["norm"].is_monotonic_increasing and list(table["rank"]) == list(range(1, len(words) + 1))
+    assert set(table.head(5)["word"]) == set(function) and set(table.tail(4)["word"]) == set(pronouns)
+
+    path = tmp_path / "norms.csv"
+    pd.DataFrame({"end": ["lowest"] * 6 + ["highest"] * 4, "position": [*range(1, 7), *range(1, 5)],
+                  "word": [*function, "unseen", "I", "You", "She", "He"]}).to_csv(path, index=False)
+    parts, claims = norms_evidence(table, read_norm_lists(path, lowercase=True))
+    _, ledger = resolve_claims([*parts, ClaimsBlock(claims)])
+    low, high = ledger
+    assert (low["verdict"], high["verdict"]) == ("reproduced", "reproduced")
+    assert low["effect"] == -1.0 and high["effect"] == 1.0
+    assert "5 of the paper's 10 among them" in low["evidence"] and "unseen" not in low["evidence"]
+
+    pd.DataFrame({"end": ["lowest", "highest"], "position": [1, 1], "word": ["unseen", "I"]}).to_csv(path, index=False)
+    _, claims = norms_evidence(table, read_norm_lists(path, lowercase=False))  # "I" is not "i"
+    assert [c["p"] is None for c in claims] == [True, True]

@@ -15,6 +15,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only, never a window
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 
 from sentemb.reporting.claims import resolve_claims
@@ -84,6 +85,38 @@ def curves(lines: dict[str, pd.Series], title: str, xlabel: str, ylabel: str, lo
         ax.grid(linewidth=0.3)
         if len(lines) > 1:
             ax.legend(fontsize=7, frameon=False)
+        return _svg(fig)
+
+
+def norms_by_frequency(norms: pd.DataFrame, marked: dict[str, list[str]], title: str, bins: int = 24) -> str:
+    """Word-vector norm against corpus count: the median and the 10th-90th percentile band of the norms in each of
+    ``bins`` log-spaced count bins, and the words of ``marked`` (label → words) as labelled points.
+
+    Args:
+        norms: one row per word: ``word``, ``count`` (int, ≥ 1), ``norm`` (float).
+
+    Returns:
+        The SVG text.
+    """
+    edges = np.geomspace(norms["count"].min(), norms["count"].max() * 1.000001, bins + 1)
+    bin_of = np.clip(np.searchsorted(edges, norms["count"].to_numpy(), side="right") - 1, 0, bins - 1)
+    q = norms["norm"].groupby(bin_of).quantile([0.1, 0.5, 0.9]).unstack()  # the bins that hold words
+    centres = np.sqrt(edges[:-1] * edges[1:])[q.index.to_numpy()]
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(6.5, 3.6))
+        ax.fill_between(centres, q[0.1], q[0.9], alpha=0.2, linewidth=0, label="10th-90th percentile of the words")
+        ax.plot(centres, q[0.5], linewidth=1, label="median")
+        for (label, words), colour in zip(marked.items(), ("C1", "C2"), strict=False):
+            rows = norms.set_index("word").loc[[w for w in words if w in set(norms["word"])]]
+            ax.scatter(rows["count"], rows["norm"], s=12, color=colour, label=label, zorder=3)
+            for word, row in rows.iterrows():
+                ax.annotate(word, (row["count"], row["norm"]), fontsize=6, xytext=(2, 2), textcoords="offset points")
+        ax.set_xscale("log")
+        ax.set_xlabel("corpus count of the word")
+        ax.set_ylabel("L2 norm of its vector")
+        ax.set_title(title)
+        ax.grid(linewidth=0.3)
+        ax.legend(fontsize=7, frameon=False)
         return _svg(fig)
 
 

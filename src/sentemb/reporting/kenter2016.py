@@ -1,19 +1,32 @@
 """The report of Kenter, Borisov & de Rijke 2016 (Siamese CBOW): Table 1 beside ours, Williams' test per dataset, the
-unknown-word treatments, the untrained controls, the training-amount curve, in-batch negatives and the paper's claims.
+unknown-word treatments, the untrained controls, the training-amount curve, in-batch negatives, the words with the
+lowest and highest vector norms (§4.4) and the paper's claims.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pandas as pd
 
-from sentemb.reporting.claims import ALPHA, ClaimsBlock, comparison_claim, comparison_evidence, not_testable
+from sentemb.core.models.word_vectors import WordVectors
+from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, comparison_claim, comparison_evidence, not_testable
 from sentemb.reporting.config import Kenter2016Report
-from sentemb.reporting.figures import Report, curves, dataset_bars, report_with_figures
-from sentemb.reporting.significance import paired_over_datasets, wilcoxon_table, williams_table
-from sentemb.reporting.tables import kenter_table, mark_significant, read_kenter_table, to_markdown
+from sentemb.reporting.figures import Report, curves, dataset_bars, norms_by_frequency, report_with_figures
+from sentemb.reporting.significance import paired_over_datasets, rank_biserial, wilcoxon_table, williams_table
+from sentemb.reporting.tables import kenter_table, mark_significant, read_kenter_table, read_reference, to_markdown
 from sentemb.reporting.workspace import Workspace
 
 KENTER_SETS = ("STS12", "STS13", "STS14", "STS15")
+FREQUENT = 1000  # the most frequent words: the norms compared among words that all had many updates
+# §4.4: each end of the norm scale → the claim's key, the sign of the rank-biserial r it expects, the claim
+NORM_CLAIMS = {
+    "lowest": ("function-words-lowest-norm", "negative", "Siamese CBOW learns the lowest vector norms for words of "
+               "little semantic impact (function words)"),
+    "highest": ("pronouns-highest-norm", "positive", "Siamese CBOW learns high vector norms for personal pronouns "
+                "(a fiction corpus, rich in dialogue)"),
+}
 
 NOTE = """\
 Pearson's r ×100 (first table; Spearman's ρ ×100 below). "(paper)" = Kenter et al. 2016, Table 1, trained on the
@@ -49,6 +62,88 @@ def training_amount_curve(ws: Workspace, models: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values("lr_sum", kind="stable")
 
 
+def word_norms(vectors: WordVectors) -> pd.DataFrame:
+    """Every word's vector norm, lowest first.
+
+    Returns:
+        One row per word: ``word``, ``count`` (corpus count), ``frequency_rank`` (0 = the most frequent word: the
+        vocabulary's order), ``norm`` (L2, float64) and ``rank`` (1 = the lowest norm; ties in vocabulary order).
+    """
+    v = vectors.vectors
+    norm = np.sqrt(np.einsum("ij,ij->i", v, v, dtype=np.float64))
+    order = np.argsort(norm, kind="stable")
+    return pd.DataFrame({"word": np.asarray(vectors.words, dtype=object)[order], "count": vectors.counts[order],
+                         "frequency_rank": order, "norm": norm[order], "rank": np.arange(1, len(order) + 1)})
+
+
+def code(word: str) -> str:
+    """A token as markdown code (punctuation tokens such as ``,`` or a doubled backtick stay readable)."""
+    return f"`` {word} ``" if "`" in word else f"`{word}`"
+
+
+def read_norm_lists(path: Path, lowercase: bool) -> pd.DataFrame:
+    """``reference/kenter2016_norms.csv``: ``end`` (lowest/highest), ``position``, ``word`` (as the paper prints it),
+    with ``token``: the word as a model that lower-cases (``lowercase``) has it.
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    lists = read_reference(path, {"end", "position", "word"}, "Kenter et al. 2016, §4.4").sort_values(
+        ["end", "position"])
+    lists["token"] = lists["word"].str.lower() if lowercase else lists["word"]
+    return lists
+
+
+def norms_evidence(norms: pd.DataFrame, paper: pd.DataFrame) -> tuple[list[str], list[dict]]:
+    """Kenter et al. §4.4 on Siamese CBOW's vectors: our 10 words of lowest and highest norm beside the paper's, and
+    for each end the claim that the paper's words lie there (Mann-Whitney U of their norms against every other
+    word's; effect the rank-biserial r with its bootstrap interval over the paper's words).
+
+    Args:
+        norms: :func:`word_norms` of the model.
+        paper: :func:`read_norm_lists`.
+    """
+    n, claims, columns = len(norms), [], {}
+    for end, (key, expects, statement) in NORM_CLAIMS.items():
+        rows = paper[paper["end"] == end]
+        words = rows["token"].tolist()
+        listed = f"{'the 10 lowest' if end == 'lowest' else 'at the other end'}: {', '.join(rows['word'])}"
+        ours = norms.head(10) if end == "lowest" else norms.tail(10).iloc[::-1]
+        columns[f"paper, {'lowest' if end == 'lowest' else 'other end'}"] = [code(w) for w in words]
+        columns[f"ours, {end} (norm)"] = [f"{code(w)} ({v:.3f})" for w, v in zip(ours["word"], ours["norm"],
+                                                                                   strict=True)]
+        present = norms["word"].isin(words)
+        if not present.any():
+            claims.append(not_testable(key, "§4.4", statement, listed, "none of the paper's words is in the "
+                                                                       "model's vocabulary"))
+            continue
+        res = rank_biserial(norms.loc[present, "norm"], norms.loc[~present, "norm"])
+        frequent = norms["frequency_rank"] < FREQUENT
+        among = rank_biserial(norms.loc[present & frequent, "norm"], norms.loc[~present & frequent, "norm"]) \
+            if (present & frequent).any() and (~present & frequent).any() else None
+        ranks = norms.set_index("word")["rank"] if end == "lowest" else n + 1 - norms.set_index("word")["rank"]
+        found = ", ".join(f"{w} {ranks[w]:,}" for w in words if w in ranks.index)
+        shared = len(set(ours["word"]) & set(words))
+        evidence = (f"our 10 {end}: {' '.join(map(code, ours['word']))}; {shared} of the paper's 10 among them; its "
+                    f"words at ranks {found} of {n:,} ({'1 = the lowest' if end == 'lowest' else '1 = the highest'})"
+                    + (f"; r {among['r']:+.3f} among the {FREQUENT:,} most frequent words" if among else ""))
+        claims.append(claim(key, "§4.4", statement, listed, evidence, expects=expects, effect=res["r"],
+                            ci95=res["ci95"], p=res["p"],
+                            test="Mann-Whitney U of the norms of the paper's words against every other word's, "
+                                 "two-sided; effect the rank-biserial correlation with its 95% BCa bootstrap interval "
+                                 "over the paper's words"))
+    rare = norms.loc[norms["frequency_rank"] >= FREQUENT, "norm"]
+    parts = ["## Word norms (Kenter et al. §4.4)\n",
+             "Siamese CBOW's sentence vector is the plain average of its word vectors, so a word can only weigh less "
+             "by a shorter vector: the paper finds the 10 shortest to be function words and many of the longest to "
+             f"be personal pronouns. Ours, `siamese_cbow`, over its {n:,} words, beside the paper's lists. Norms move "
+             "away from the initialisation's only for frequent words (the figure `word_norms.svg`; the median norm "
+             f"of the words outside the {FREQUENT:,} most frequent is {rare.median():.3f}), so each claim's line also "
+             f"gives the rank-biserial r among the {FREQUENT:,} most frequent words.\n",
+             to_markdown(pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in columns.items()}).fillna("")), ""]
+    return parts, claims
+
+
 def williams_per_set(ws: Workspace, a: str, b: str) -> tuple[pd.DataFrame, int, int]:
     """Williams' test of model ``a`` against ``b`` on each of Kenter's sets: the table, and on how many sets ``a`` is
     significantly better (p < 0.05) and significantly worse."""
@@ -72,9 +167,11 @@ def in_batch_evidence(ws: Workspace, model: str) -> list[str]:
             f"(p < 0.05) on {better} of {len(w)} sets, significantly worse on {worse}.\n"]
 
 
-def evidence(ws: Workspace, config: Kenter2016Report, paper: dict[str, float]) -> tuple[list[str], pd.DataFrame]:
-    """Williams' test per dataset, the unknown-word treatments, the controls, the training-amount curve and the
-    claims of Kenter et al.; the curve's table."""
+def evidence(ws: Workspace, config: Kenter2016Report, paper: dict[str, float],
+             norms: tuple[list[str], list[dict]] | None) -> tuple[list[str], pd.DataFrame]:
+    """Williams' test per dataset, the unknown-word treatments, the controls, the training-amount curve, the word
+    norms (``norms``: the section and claims of :func:`norms_evidence`; None without Siamese CBOW) and the claims of
+    Kenter et al.; the curve's table."""
     parts: list = []
     claims = []
     models = set(config.models)
@@ -133,6 +230,9 @@ def evidence(ws: Workspace, config: Kenter2016Report, paper: dict[str, float]) -
                   "Mean Pearson ×100 over the 19 staged STS 2012-2015 sets against Σ lr, the learning rate summed over "
                   "the run (the authors' released vectors: 1e-4 over 740k batches of a 5-epoch decay, Σ lr ≈ 67). "
                   "`dvc plots show reports/kenter2016_training_amount.csv` draws it.\n", to_markdown(curve), ""]
+    if norms is not None:
+        parts += norms[0]
+        claims += norms[1]
     claims.append(not_testable(
         "siamese_cbow-beats-skipthought", "Table 1", "Siamese CBOW beats skip-thought vectors",
         f"{paper['siamese_cbow']:.2f} vs {paper['skip_thought']:.2f} over {sets}",
@@ -141,15 +241,17 @@ def evidence(ws: Workspace, config: Kenter2016Report, paper: dict[str, float]) -
     parts += ["## Claims of Kenter et al. (2016), on our runs\n",
               "Each claim is judged on the 19 staged STS 2012-2015 sets by a two-sided Wilcoxon signed-rank test over "
               f"the per-dataset Pearson r, its p Holm-adjusted over this paper's claims (α = {ALPHA}); the effect is "
-              "the difference of the means with its 95% BCa bootstrap interval over the sets. One training seed "
-              "each.\n",
+              "the difference of the means with its 95% BCa bootstrap interval over the sets; §4.4's norm claims by "
+              "the test their line names. One training seed each.\n",
               ClaimsBlock(claims)]
     return parts, curve
 
 
-def figures(ws: Workspace, config: Kenter2016Report, curve: pd.DataFrame) -> dict[str, tuple[str, str]]:
+def figures(ws: Workspace, config: Kenter2016Report, curve: pd.DataFrame,
+            norms: tuple[pd.DataFrame, pd.DataFrame] | None) -> dict[str, tuple[str, str]]:
     """The report's figures, name → (caption, SVG): Table 1's models per set, the training-amount curve, the loss
-    of each Siamese CBOW run."""
+    of each Siamese CBOW run, Siamese CBOW's word norms against corpus count (``norms``: :func:`word_norms` and
+    :func:`read_norm_lists`; None without Siamese CBOW)."""
     out = {"table1.svg": ("Pearson r per STS 2012-2015 set", dataset_bars(
         pd.DataFrame({m: per_set(ws, m) for m in config.models}), "Kenter et al.'s sets: Pearson r × 100 per set"))}
     if not curve.empty:
@@ -161,6 +263,11 @@ def figures(ws: Workspace, config: Kenter2016Report, curve: pd.DataFrame) -> dic
         out["loss.svg"] = ("Siamese CBOW's training loss", curves(
             {m: ws.training_log(m).set_index("step")["loss"] for m in runs}, "Siamese CBOW: training loss",
             "batch", "softmax cross-entropy"))
+    if norms is not None:
+        table, lists = norms
+        marked = {f"the paper's 10 {end}": lists.loc[lists["end"] == end, "token"].tolist() for end in NORM_CLAIMS}
+        out["word_norms.svg"] = ("Siamese CBOW's word norms against corpus count (§4.4)", norms_by_frequency(
+            table, marked, "Siamese CBOW: vector norm against corpus count"))
     return out
 
 
@@ -182,11 +289,16 @@ def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[Report, 
         if significance is not None:
             table = mark_significant(table, significance, "siamese_cbow")
         parts += [f"## {metric.capitalize()} ×100\n", to_markdown(table), ""]
-    more, curve = evidence(ws, config, paper_means(reference))
+    norms = None
+    if "siamese_cbow" in config.models:
+        lowercase = ws.model("siamese_cbow")["text"]["lowercase"]
+        norms = (word_norms(ws.word_vectors("siamese_cbow")),
+                 read_norm_lists(ws.reference("kenter2016_norms.csv"), lowercase))
+    more, curve = evidence(ws, config, paper_means(reference), norms_evidence(*norms) if norms else None)
     parts += more
     if config.in_batch and "siamese_cbow" in config.models:
         parts += in_batch_evidence(ws, config.in_batch)
     corpus = ws.json("metrics/corpus.json")
     parts += ["## Training corpus\n", "| " + " | ".join(corpus) + " |", "|" + "---|" * len(corpus),
               "| " + " | ".join(str(v) for v in corpus.values()) + " |", ""]
-    return report_with_figures("kenter2016", parts, figures(ws, config, curve)), curve
+    return report_with_figures("kenter2016", parts, figures(ws, config, curve, norms)), curve

@@ -1,9 +1,9 @@
 """The pipeline's outputs that the reports read, under one root folder (the repository).
 
 ``metrics/models/MODEL.json`` and ``MODEL.datasets.csv`` (every evaluated model's aggregates and per-dataset scores),
-``results/MODEL/`` (its per-pair scores and the record of the model it scored), ``metrics/norms/``,
-``metrics/train/``, ``metrics/supervised/`` and ``results/supervised/``, the data stages' counts, and ``reference/``
-(the papers' published numbers). Each reader names the file it misses.
+``results/MODEL/`` (its per-pair scores and the record of the model it scored), a word-averaging model's vectors
+(``models/MODEL/``), ``metrics/norms/``, ``metrics/train/``, ``metrics/supervised/`` and ``results/supervised/``, the
+data stages' counts, and ``reference/`` (the papers' published numbers). Each reader names the file it misses.
 
 A model counts as evaluated in this workspace when both of its evaluate stage's outputs are there: the scores in
 ``metrics/models/`` (committed to git) and ``results/MODEL/`` (in DVC's cache). A scores file alone is a committed
@@ -20,6 +20,8 @@ import pandas as pd
 
 from sentemb.core.atomic import read_json
 from sentemb.core.errors import SentembError
+from sentemb.core.models.word_averaging import load_word_vectors
+from sentemb.core.models.word_vectors import WordVectors
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,10 @@ class Workspace:
         """A supervised run's test predictions on a task: set, gold, prediction."""
         return _csv(self._file(f"results/supervised/{name}/{task}_test.tsv"), sep="\t", quoting=3,
                     keep_default_na=False)
+
+    def word_vectors(self, model: str) -> WordVectors:
+        """A word-averaging model's vocabulary and vectors, ``models/MODEL`` (memory-mapped, read without pickle)."""
+        return load_word_vectors(self.root / "models" / model, f"models/{model}")
 
     def reference(self, name: str) -> Path:
         """A file of the papers' published numbers, ``reference/NAME``."""
