@@ -14,14 +14,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "sentemb"
 FAMILIES = ("siamese_cbow", "salience", "paraphrastic", "supervised")
 # what each layer may import, besides itself and the layers below it (in this order)
-LAYERS = ["core", "wordvectors", "adjacent_sentences", *FAMILIES, "reporting", "inference", "interop"]
+LAYERS = ["core", "wordvectors", "adjacent_sentences", "distillation", *FAMILIES, "reporting", "inference", "interop"]
 
 # what a stage imports only once it has read the model's config (core.models.load_model's lazy dispatch, by type) or
 # runs (the LSTM's CPU backward kernel)
 LAZY = {"evaluate-salience": ["sentemb.salience.model"], "evaluate-nws": ["sentemb.salience.model"],
         "evaluate-paraphrastic": ["sentemb.paraphrastic.model"],
         "supervise": ["sentemb.paraphrastic.peephole_cpu"], "harness-weighted_average": ["sentemb.salience.model"],
-        "harness-paraphrastic": ["sentemb.paraphrastic.model"]}
+        "harness-paraphrastic": ["sentemb.paraphrastic.model"], "student": ["sentemb.paraphrastic.model"]}
 
 # run in a fresh interpreter: third-party libraries preloaded once, then each stage script imported in a forked child
 # so that every closure starts from no sentemb module

@@ -288,8 +288,8 @@ def test_the_slices_models_in_the_cli_and_senteval(smoke, tmp_path):
 
 TRAINERS = ["split", "vocab", "pairs", "word2vec@sg", "glove", "siamese_cbow@siamese_cbow",
             "siamese_cbow@siamese_cbow-inbatch", "nws@glove", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
-            "paraphrastic@para-gran", "supervised-data", "supervise@gran-universal", "report-kenter2016",
-            "report-wieting2017"]
+            "paraphrastic@para-gran", "student@para-gran", "supervised-data", "supervise@gran-universal",
+            "report-kenter2016", "report-wieting2017"]
 
 
 @pytest.mark.slow
@@ -370,8 +370,10 @@ def test_a_code_change_stales_exactly_its_familys_stages(smoke_copy):
         "src/sentemb/siamese_cbow/encoder.py": {*scbow, *(f"control@{c}" for c in CONTROLS)},
         "src/sentemb/salience/weighting.py": {*salience, "harness-weighted_average"},
         "src/sentemb/paraphrastic/composition.py": {*(f"{group}@{m}" for m in ("paragram", *PARAPHRASTIC)
-                                                      for group in ("paraphrastic", "evaluate-paraphrastic")),
+                                                      for group in ("paraphrastic", "evaluate-paraphrastic",
+                                                                    "student")),
                                                     *(f"supervise@{n}" for n in SUPERVISED), "harness-paraphrastic"},
+        "src/sentemb/distillation/static_student.py": {f"student@{m}" for m in ("paragram", *PARAPHRASTIC)},
         "src/sentemb/wordvectors/glove.py": {"word2vec@sg", "word2vec@cbow", "glove"},
         "src/sentemb/reporting/claims.py": {"report-kenter2016", "report-bollegala2018", "report-wieting2016",
                                             "report-wieting2017", "headline", "report-harness", "senteval-tokens",

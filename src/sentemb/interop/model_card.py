@@ -67,6 +67,13 @@ def describe(config: dict) -> tuple[str, list[str]]:
         base = config.get("vectors", "?").removeprefix("../")
         return (f"{ENCODERS.get(encoder, encoder)}, trained on paraphrase pairs with a margin loss and in-batch "
                 f"negatives, starting from sentemb's `{base}` word vectors", [PAIRS, PPDB, CORPUS, SELECTION])
+    if "distillation" in info:
+        d = info["distillation"]
+        pca = f"{d['pca_dims']} principal components" if d.get("pca_dims") else "no PCA"
+        sif = f"SIF weights a / (a + p(w)), a = {d['sif_coefficient']:g}," if d.get("sif_coefficient") else "no weights"
+        return (f"a static student of sentemb's `{d['teacher']}`: each word encoded alone by that model, {pca}, {sif} "
+                "baked into the rows, averaged (model2vec's distillation: Tulkens & van Dongen 2024)",
+                [CORPUS, f"the training data of its teacher (cards/{d['teacher']}.md)"])
     if "control" in info:
         control = info["control"]
         how = (f", the {info.get('frequent_words')} most frequent words' vectors scaled by {info.get('frequent_scale')}"
