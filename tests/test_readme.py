@@ -51,3 +51,15 @@ def test_readme_counts_the_verdicts_of_the_committed_claims_ledger():
     assert found, "README's Results section does not count the claims' verdicts"
     assert [int(v) for v in found.groups()] == [sum(counts.values()), *(counts.get(v, 0) for v in (
         "reproduced", "inconclusive", "contradicted", "not testable"))]
+
+
+def test_readme_and_the_pipeline_page_count_the_stages_dvc_resolves():
+    """The stage counts README and docs/pipeline.md print are dvc.yaml's, as DVC resolves them with params.yaml."""
+    from dvc.repo import Repo
+
+    with Repo(str(ROOT)) as repo:
+        stages = [s.addressing for s in repo.index.stages]
+    groups = {s.split("@")[0] for s in stages}
+    assert f"every stage: {len(stages)}," in README
+    assert f"the {len(stages)} stages, grouped by paper" in README
+    assert f"{len(stages)} stages in {len(groups)} groups" in (ROOT / "docs/pipeline.md").read_text(encoding="utf-8")
