@@ -31,9 +31,9 @@ SECTIONS = {
     "pretrain.word2vec-sg": Word2VecConfig, "pretrain.word2vec-cbow": Word2VecConfig, "pretrain.glove": GloveConfig,
     "model": SiameseCBOWConfig, "controls": ControlsConfig, "nws": NWSConfig, "baselines": BaselinesConfig,
     "pairs": PairsConfig, **{f"paraphrastic.{name}": ParaphrasticConfig for name in PARAMS["paraphrastic"]},
-    "supervised": SupervisedConfig, "students": StudentConfig, "evaluate": EvaluateConfig, "report.kenter2016": Kenter2016Report,
-    "report.bollegala2018": Bollegala2018Report, "report.wieting2016": Wieting2016Report,
-    "report.wieting2017": Wieting2017Report,
+    "supervised": SupervisedConfig, "students": StudentConfig, "evaluate": EvaluateConfig,
+    "report.kenter2016": Kenter2016Report, "report.bollegala2018": Bollegala2018Report,
+    "report.wieting2016": Wieting2016Report, "report.wieting2017": Wieting2017Report,
 }
 SCHEMAS = sorted({*SECTIONS.values(), AdjacentSentenceConfig, Composition, ModelConfig, WordAverageConfig,
                   WeightedAverageConfig, ParaphrasticModelConfig}, key=lambda s: s.__name__)
