@@ -143,3 +143,10 @@ def test_stage_scripts_are_thin_and_the_pipeline_file_short():
             assert _code_lines(script) <= 40, f"{script.name}: {_code_lines(script)} lines of code"
     yaml_files = [ROOT / "dvc.yaml", *ROOT.glob("pipelines/**/dvc.yaml")]
     assert sum(len(f.read_text(encoding="utf-8").splitlines()) for f in yaml_files) <= 300
+
+
+def test_the_tree_passes_ruff():
+    """The lint configured in pyproject.toml ([tool.ruff]) holds for every Python file of the repository."""
+    res = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert res.returncode == 0, res.stdout[-3000:]
