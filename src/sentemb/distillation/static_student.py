@@ -82,7 +82,7 @@ def distil(teacher: SentenceEncoder, vocab: Vocabulary, config: StudentConfig) -
     if dims is not None:
         table = principal_components(table, dims)
     if config.sif_coefficient is not None:
-        frequency = vocab.counts[known] / vocab.counts.sum()
+        frequency = counts / vocab.counts.sum()
         table *= (config.sif_coefficient / (config.sif_coefficient + frequency))[:, None]
     record = {"teacher": teacher.name, "words": len(words), "left_out": int((~known).sum()),
               "pca_dims": dims, "sif_coefficient": config.sif_coefficient}

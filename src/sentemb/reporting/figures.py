@@ -106,8 +106,9 @@ def norms_by_frequency(norms: pd.DataFrame, marked: dict[str, list[str]], title:
         fig, ax = plt.subplots(figsize=(6.5, 3.6))
         ax.fill_between(centres, q[0.1], q[0.9], alpha=0.2, linewidth=0, label="10th-90th percentile of the words")
         ax.plot(centres, q[0.5], linewidth=1, label="median")
+        by_word = norms.set_index("word")
         for (label, words), colour in zip(marked.items(), ("C1", "C2"), strict=False):
-            rows = norms.set_index("word").loc[[w for w in words if w in set(norms["word"])]]
+            rows = by_word.loc[[w for w in words if w in by_word.index]]
             ax.scatter(rows["count"], rows["norm"], s=12, color=colour, label=label, zorder=3)
             for word, row in rows.iterrows():
                 ax.annotate(word, (row["count"], row["norm"]), fontsize=6, xytext=(2, 2), textcoords="offset points")

@@ -104,6 +104,7 @@ def norms_evidence(norms: pd.DataFrame, paper: pd.DataFrame) -> tuple[list[str],
         paper: :func:`read_norm_lists`.
     """
     n, claims, columns = len(norms), [], {}
+    rank = norms.set_index("word")["rank"]  # 1 = the lowest norm
     for end, (key, expects, statement) in NORM_CLAIMS.items():
         rows = paper[paper["end"] == end]
         words = rows["token"].tolist()
@@ -121,7 +122,7 @@ def norms_evidence(norms: pd.DataFrame, paper: pd.DataFrame) -> tuple[list[str],
         frequent = norms["frequency_rank"] < FREQUENT
         among = rank_biserial(norms.loc[present & frequent, "norm"], norms.loc[~present & frequent, "norm"]) \
             if (present & frequent).any() and (~present & frequent).any() else None
-        ranks = norms.set_index("word")["rank"] if end == "lowest" else n + 1 - norms.set_index("word")["rank"]
+        ranks = rank if end == "lowest" else n + 1 - rank
         found = ", ".join(f"{w} {ranks[w]:,}" for w in words if w in ranks.index)
         shared = len(set(ours["word"]) & set(words))
         evidence = (f"our 10 {end}: {' '.join(map(code, ours['word']))}; {shared} of the paper's 10 among them; its "
