@@ -30,7 +30,8 @@ import numpy as np
 
 from sentemb.core.data.corpus import TokenCorpus
 from sentemb.core.data.vocab import Vocabulary
-from sentemb.wordvectors.glove import _fit_cells, cell_inputs, cell_parameters, cooccurrence_matrix
+from sentemb.wordvectors.cooccurrence import cooccurrence_matrix
+from sentemb.wordvectors.glove import _fit_cells, cell_inputs, cell_parameters
 
 
 def _other_loop(rev: str):
@@ -63,7 +64,7 @@ def main() -> None:
     coo = cooccurrence_matrix(corpus, vocab_size, window=10).tocoo()
     print(f"{coo.nnz:,} co-occurrence cells, {vocab_size:,} words, counted in {time.perf_counter() - t:.0f} s",
           flush=True)
-    rows, cols, log_x, weight = cell_inputs(coo, args.x_max, args.alpha)
+    rows, cols, log_x, weight = cell_inputs(coo.row, coo.col, coo.data, args.x_max, args.alpha)
     del coo
     start = cell_parameters(vocab_size, args.dim, 1)
 

@@ -47,7 +47,8 @@ from sentemb.core.evaluation.word_similarity import word_similarity
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.wordvectors import glove
 from sentemb.wordvectors.config import GloveConfig
-from sentemb.wordvectors.glove import cooccurrence_matrix, train_glove
+from sentemb.wordvectors.cooccurrence import cooccurrence_matrix
+from sentemb.wordvectors.glove import train_glove
 
 CREC = np.dtype([("word1", "<i4"), ("word2", "<i4"), ("val", "<f8")])  # glove.c's struct cooccur_rec
 

@@ -16,7 +16,8 @@ from sentemb.wordvectors.glove import fit_glove
 
 def main(name: str) -> None:
     config = params(f"pretrain.{name}", GloveConfig, what="word-vector model")
-    vectors, stats, curve = fit_glove(TokenCorpus.load("data/corpus"), Vocabulary.load("data/vocab.tsv"), config)
+    vectors, stats, curve = fit_glove(TokenCorpus.load("data/corpus"), Vocabulary.load("data/vocab.tsv"), config,
+                                      scratch="models")  # spill files, if any, beside the outputs: not in a RAM /tmp
     with atomic_open(f"metrics/train/{name}.csv", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(curve[0]))
         writer.writeheader()

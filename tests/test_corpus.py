@@ -5,7 +5,7 @@ import pytest
 
 from sentemb.core.data.corpus import TokenCorpus, build_token_corpus, read_sentence_file
 from sentemb.core.data.documents import detect_format, iter_documents, read_gutenberg, read_wikiextractor
-from sentemb.core.data.encoding import encode_sentence_file
+from sentemb.core.data.encoding import encode_sentence_file, remap_corpus
 from sentemb.core.errors import SentembError
 
 
@@ -71,9 +71,10 @@ def test_one_reading_counts_and_encodes_as_two_do(tmp_path):
     none at the end), a sentence of unknown words kept empty."""
     path = tmp_path / "sentences.txt"
     path.write_text("\n\nthe cat sat\nzz qq\n\n\n\nthe dog\n\nа dog sat  the\ncat\n", encoding="utf-8")
-    types, every_token = encode_sentence_file(path)
+    (tmp_path / "all").mkdir()
+    types, type_counts, every_token = encode_sentence_file(path, tmp_path / "all", chunk_tokens=2)  # 2: many flushes
     counts = Counter(w for doc in read_sentence_file(path) for sentence in doc for w in sentence)
-    assert dict(zip(types, np.bincount(every_token.token_ids).tolist(), strict=True)) == counts
+    assert dict(zip(types, type_counts.tolist(), strict=True)) == counts
     assert list(types) == list(counts) and list(types.values()) == list(range(len(types)))  # first appearance
     index = {"the": 0, "sat": 1, "cat": 2, "dog": 3}
     new_ids = np.array([index.get(w, -1) for w in types], dtype=np.int32)
@@ -83,11 +84,18 @@ def test_one_reading_counts_and_encodes_as_two_do(tmp_path):
         assert got.dtype == want.dtype and got.tolist() == want.tolist()
     assert corpus.offsets.tolist() == [0, 3, 3, 5, 8, 9]  # "zz qq": an empty sentence in place; Cyrillic "а" unknown
     assert corpus.document_ids.tolist() == [0, 0, 1, 2, 2]
+    for chunk in (1, 3, 100):  # the streamed remap writes TokenCorpus.remap's arrays, byte for byte
+        remap_corpus(every_token, new_ids, len(corpus.token_ids), tmp_path / f"remapped-{chunk}", chunk_tokens=chunk)
+        corpus.save(tmp_path / "in-memory")
+        for name in TokenCorpus.FILES:
+            assert (tmp_path / f"remapped-{chunk}" / name).read_bytes() == (tmp_path / "in-memory" / name).read_bytes()
+    with pytest.raises(SentembError, match="keeps 9 tokens, not the 10 announced"):
+        remap_corpus(every_token, new_ids, 10, tmp_path / "wrong")
     (tmp_path / "blank.txt").write_text("\n\n")
     with pytest.raises(SentembError, match=r"blank\.txt: empty corpus"):
-        encode_sentence_file(tmp_path / "blank.txt")
+        encode_sentence_file(tmp_path / "blank.txt", tmp_path)
     with pytest.raises(SentembError, match=r"none\.txt: missing sentence file"):
-        encode_sentence_file(tmp_path / "none.txt")
+        encode_sentence_file(tmp_path / "none.txt", tmp_path)
 
 
 def test_empty_corpus_is_a_clear_error(tmp_path):

@@ -8,16 +8,12 @@ import scipy.sparse as sp
 import torch
 
 from sentemb.core.data.corpus import build_token_corpus
+from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.errors import SentembError
 from sentemb.core.runtime.device import resolve_device
 from sentemb.wordvectors.config import GloveConfig
-from sentemb.wordvectors.glove import (
-    _exclusive_cumsum_by_row,
-    cooccurrence_matrix,
-    glove_initial_parameters,
-    glove_weight,
-    train_glove,
-)
+from sentemb.wordvectors.cooccurrence import CELL, CooccurrenceCells, cooccurrence_cells, cooccurrence_matrix
+from sentemb.wordvectors.glove import _exclusive_cumsum_by_row, glove_initial_parameters, glove_weight, train_glove
 
 CPU = torch.device("cpu")
 
@@ -149,3 +145,83 @@ def test_repeated_rows_see_the_accumulator_grown_by_their_earlier_cells():
     expected = torch.tensor([[0.0, 0.0], [0.0, 0.0], [1.0, 10.0], [5.0, 50.0], [0.0, 0.0], [2.0, 20.0]])
     assert torch.equal(_exclusive_cumsum_by_row(index, values), expected)
     assert torch.equal(_exclusive_cumsum_by_row(index, values[:, 0]), expected[:, 0])
+
+
+def _random_corpus(seed=0, vocab=30, docs=3, sentences=40, longest=12):
+    rng = np.random.default_rng(seed)
+    text = [[[f"w{i}" for i in rng.integers(0, vocab, rng.integers(0, longest))] for _ in range(sentences)]
+            for _ in range(docs)]
+    return build_token_corpus(text, {f"w{i}": i for i in range(vocab)})
+
+
+def test_counts_spilled_to_disk_equal_the_in_memory_counts_bit_for_bit(tmp_path):
+    corpus = _random_corpus(vocab=60, docs=6, sentences=80)
+    whole = cooccurrence_matrix(corpus, 60, window=5)
+    # a budget of a few sentences: counted in dozens of chunks, the total spilled into runs, merged in row blocks and
+    # dealt out to buckets of at most 150 cells
+    cells = cooccurrence_cells(corpus, 60, 5, memory_bytes=40_000, block_cells=150, scratch=tmp_path, seed=1)
+    assert cells.runs > 3 and cells.n_blocks > 5 and cells.n_cells == whole.nnz
+    sizes = [len(cells.block(k)[0]) for k in range(cells.n_blocks)]
+    assert sum(sizes) == whole.nnz and max(sizes) <= 2 * 150  # each cell's bucket is drawn: about 150, not at most
+    spilled = cells.to_matrix()
+    assert np.array_equal(spilled.indptr, whole.indptr) and np.array_equal(spilled.indices, whole.indices)
+    assert np.array_equal(spilled.data.view(np.uint32), whole.data.view(np.uint32))  # the same bits
+    assert sorted(p.name for p in tmp_path.iterdir()) == [p.name for p in cells.buckets]  # the runs are gone
+    roomy = cooccurrence_cells(corpus, 60, 5, memory_bytes=10**9, block_cells=10**6, scratch=tmp_path, seed=1)
+    assert roomy.runs == 0 and roomy.buckets == [] and roomy.n_blocks == 1
+    assert np.array_equal(roomy.to_matrix().data, whole.data)
+
+
+def test_a_budget_below_one_sentence_is_named(tmp_path):
+    with pytest.raises(SentembError, match="cannot count the longest sentence"):
+        cooccurrence_cells(_random_corpus(), 30, 5, memory_bytes=100, block_cells=10, scratch=tmp_path, seed=1)
+
+
+def test_the_fit_over_shuffled_blocks_recovers_a_low_rank_log_count_matrix(tmp_path):
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(0, 0.7, (30, 4)), rng.normal(0, 0.7, (30, 4))
+    coo = sp.coo_matrix(np.exp(a @ b.T + 2.5))
+    draw = rng.integers(4, size=coo.nnz)  # four buckets, as cooccurrence_cells deals them
+    buckets = []
+    for k in range(4):
+        cells = np.empty(int((draw == k).sum()), dtype=CELL)
+        cells["row"], cells["col"], cells["x"] = coo.row[draw == k], coo.col[draw == k], coo.data[draw == k]
+        cells.tofile(tmp_path / f"{k}.cells")
+        buckets.append(tmp_path / f"{k}.cells")
+    blocks = CooccurrenceCells(30, coo.nnz, buckets=buckets)
+    for method, extra in (("cells", {"threads": 2}), ("cells", {"precision": "float32"}),
+                          ("batches", {"batch_size": 64})):
+        vectors, stats = fit(blocks, vector_size=8, epochs=60, seed=1, fit=method, **extra)
+        assert stats["blocks"] == 4 and stats["cells"] == coo.nnz and vectors.dtype == np.float32
+        assert stats["losses"][-1] < 0.01 * stats["losses"][0]
+
+
+def test_float32_parameters_follow_glove_c_to_float32_rounding():
+    rng = np.random.default_rng(0)
+    x = sp.coo_matrix(rng.gamma(0.5, 40.0, size=(12, 12)) * (rng.random((12, 12)) < 0.6))
+    ref, ref_costs = _glove_c_reference(x, 6, 3, 0.05, 100.0, 10.0, 0.75, seed=3)
+    kwargs = {"vector_size": 6, "epochs": 3, "lr": 0.05, "x_max": 10.0, "seed": 3, "shuffle": False}
+    single, stats = fit(x, fit="cells", precision="float32", **kwargs)
+    np.testing.assert_allclose(single, ref, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(stats["losses"], ref_costs, rtol=1e-4)
+    assert stats["device"] == "cpu (1 threads, float32)"
+
+
+def test_fit_glove_spills_within_its_budget_and_leaves_no_scratch(tmp_path, monkeypatch):
+    import sentemb.wordvectors.glove as glove
+
+    corpus = _random_corpus(vocab=60, docs=6, sentences=80)
+    vocab = Vocabulary([f"w{i}" for i in range(60)], np.ones(60, dtype=np.int64))
+    config = configured(GloveConfig, "pretrain.glove", vector_size=8, epochs=2, threads=1, window=5)
+    huge = config.model_copy(update={"memory_gib": 2.0, "vector_size": 10**6})  # 60 words × 10⁶: 2.0 GiB of float64
+    with pytest.raises(SentembError, match=r"memory_gib 2\.0 cannot hold .* needs at least 2\.5. GiB \(or precision"):
+        glove.fit_glove(corpus, vocab, huge, scratch=tmp_path)
+    roomy = glove.fit_glove(corpus, vocab, config, progress=False, scratch=tmp_path)
+    # a budget just above the parameters and 150 cells (blocks of 100,000 cells at least in real use)
+    monkeypatch.setattr(glove, "MIN_BLOCK_CELLS", 10)
+    tight_gib = (glove.RUNTIME_BYTES + glove.parameter_bytes(60, 8, "float64") + 150 * glove.FIT_BYTES_PER_CELL) / 2**30
+    tight = glove.fit_glove(corpus, vocab, config.model_copy(update={"memory_gib": tight_gib}), progress=False,
+                            scratch=tmp_path)
+    assert roomy[1]["blocks"] == 1 and roomy[1]["spilled_runs"] == 0
+    assert tight[1]["blocks"] > 1 and tight[1]["cells"] == roomy[1]["cells"]
+    assert list(tmp_path.iterdir()) == []  # the scratch folders are gone

@@ -107,6 +107,20 @@ def atomic_open(path: str | Path, mode: str = "w", **kwargs: Any) -> Iterator[IO
         yield fh
 
 
+@contextlib.contextmanager
+def scratch_folder(parent: str | Path | None, name: str = "scratch") -> Iterator[Path]:
+    """A fresh folder for a stage's spill files under ``parent`` (None: the system's temporary folder), removed when
+    the block ends, on an error, Ctrl-C or SIGTERM too; named ``.NAME.sentemb-tmp-PID-…`` so that a folder a killed
+    process left is removed by :func:`sweep_leftovers`. Put it on a disk: a RAM-backed ``/tmp`` defeats a spill."""
+    if parent is not None:
+        Path(parent).mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=f".{name}{MARK}{os.getpid()}-", dir=parent))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def read_json(path: str | Path, missing: str) -> Any:
     """The JSON value in ``path``.
 

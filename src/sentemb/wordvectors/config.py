@@ -42,7 +42,12 @@ class GloveConfig(Schema):
     fit: Literal["auto", "cells", "batches"] = Field(
         description="cells: glove.c's loop compiled (CPU); batches: torch mini-batches (GPU); auto: cells on the CPU, "
                     "batches on CUDA")
+    precision: Literal["float64", "float32"] = Field(
+        description="the cell fit's parameters and AdaGrad sums: float64 as glove.c's real; float32 halves them")
     threads: PositiveInt = Field(description="threads of the cell loop, lock-free as glove.c; 1 is deterministic")
     batch_size: PositiveInt = Field(description="non-zero cells per update of the batch fit")
+    memory_gib: PositiveFloat = Field(
+        description="the most memory the stage takes, GiB: what does not fit is spilled to disk and shuffled in blocks "
+                    "(glove.c's cooccur -memory and shuffle -memory); 0.5 GiB of it is the interpreter and libraries'")
     seed: Seed
     device: Device

@@ -1,12 +1,11 @@
-"""GloVe (Pennington, Socher & Manning 2014): co-occurrence counting and the weighted least-squares fit.
+"""GloVe (Pennington, Socher & Manning 2014): the weighted least-squares fit, and :func:`fit_glove`, the whole of it
+within a memory budget.
 
 No maintained Python package trains GloVe, so this is our own, following the reference C implementation
-(``cooccur.c`` and ``glove.c`` of https://github.com/stanfordnlp/GloVe):
+(``cooccur.c``, ``shuffle.c`` and ``glove.c`` of https://github.com/stanfordnlp/GloVe):
 
-- :func:`cooccurrence_matrix` counts X_ij over a symmetric window inside each sentence, each co-occurrence weighted
-  by 1/distance (``cooccur.c``, ``distance_weighting=1``, ``symmetric=1``). The corpus is processed in chunks of
-  sentences, each chunk reduced to a scipy CSR matrix before it is added to the total, so memory is bounded by the
-  chunk size plus the final matrix.
+- :mod:`sentemb.wordvectors.cooccurrence` counts X_ij (``cooccur.c``) and, when the budget asks for it, spills the
+  counts to disk and deals the cells out to shuffled blocks (``cooccur -memory``, ``shuffle -memory``).
 - :func:`train_glove` minimises J = Σ_{X_ij>0} f(X_ij) (w_i·w̃_j + b_i + b̃_j − log X_ij)² (GloVe §3, Eq. 8) with
   f(x) = min(1, (x/x_max)^α) (Eq. 9), by ``glove.c``'s AdaGrad (η inside the accumulated square, no η for the
   biases, gradient clipping): on the CPU ``glove.c``'s per-cell loop compiled with numba, on a GPU vectorised over
@@ -17,10 +16,10 @@ No maintained Python package trains GloVe, so this is our own, following the ref
 
 from __future__ import annotations
 
-import itertools
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -28,6 +27,7 @@ import scipy.sparse as sp
 import torch
 from tqdm.auto import tqdm
 
+from sentemb.core.atomic import scratch_folder
 from sentemb.core.data.corpus import TokenCorpus
 from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.errors import SentembError
@@ -37,58 +37,9 @@ from sentemb.core.runtime.device import resolve_device
 from sentemb.core.runtime.prefetch import prefetch, prefetch_row
 from sentemb.core.runtime.threads import numba_threads
 from sentemb.wordvectors.config import GloveConfig
+from sentemb.wordvectors.cooccurrence import FIT_BYTES_PER_CELL, CooccurrenceCells, cooccurrence_cells
 
 log = logging.getLogger(__name__)
-
-
-def cooccurrence_matrix(
-    corpus: TokenCorpus, vocab_size: int, window: int, chunk_tokens: int = 10_000_000, progress: bool = False
-) -> sp.csr_matrix:
-    """Symmetric, distance-weighted word-word co-occurrence counts (GloVe §3, ``cooccur.c``).
-
-    For every pair of tokens in the same sentence at distance d ≤ ``window``, X[a, b] and X[b, a] each gain 1/d.
-    Windows do not cross sentence boundaries.
-
-    Args:
-        corpus: token ids with sentence offsets.
-        vocab_size: V; every id must be in [0, V).
-        window: the largest distance counted (the NWS paper's GloVe used 10).
-        chunk_tokens: about how many tokens are counted at once (memory ≈ 12 bytes × window × chunk_tokens).
-
-    Returns:
-        float32 CSR matrix, shape (V, V), symmetric, with summed duplicates.
-
-    Raises:
-        SentembError: ``window`` < 1, or an empty corpus.
-    """
-    if window < 1:
-        raise SentembError(f"glove window must be at least 1 (got {window})")
-    offsets = np.asarray(corpus.offsets)
-    n_tokens = int(offsets[-1])
-    if n_tokens == 0:
-        raise SentembError("glove: the corpus has no in-vocabulary token")
-    # Chunk boundaries at sentence starts, about chunk_tokens apart.
-    bounds = np.unique(np.searchsorted(offsets, np.arange(0, n_tokens, chunk_tokens), side="right") - 1)
-    bounds = np.append(bounds, len(offsets) - 1)
-    total = sp.csr_matrix((vocab_size, vocab_size), dtype=np.float32)
-    pieces = itertools.pairwise(bounds.tolist())
-    for s0, s1 in tqdm(list(pieces), desc="co-occurrence", unit="chunk", disable=not progress):
-        a, b = int(offsets[s0]), int(offsets[s1])
-        if b == a:
-            continue
-        ids = np.asarray(corpus.token_ids[a:b], dtype=np.int32)
-        sentence = corpus.sentence_index(s0, s1)
-        rows, cols, vals = [], [], []
-        for d in range(1, window + 1):
-            same = sentence[d:] == sentence[:-d]
-            rows.append(ids[d:][same])  # the centre word
-            cols.append(ids[:-d][same])  # its left context at distance d
-            vals.append(np.full(int(same.sum()), 1.0 / d, dtype=np.float32))
-        r, c, v = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
-        left = sp.coo_matrix((v, (r, c)), shape=(vocab_size, vocab_size)).tocsr()
-        total = total + left + left.T.tocsr()
-    total.sum_duplicates()
-    return total
 
 
 def glove_weight(x: np.ndarray, x_max: float, alpha: float) -> np.ndarray:
@@ -204,7 +155,7 @@ def glove_initial_parameters(vocab_size: int, dim: int, seed: int) -> dict[str, 
 
 
 def train_glove(
-    cooccurrence: sp.spmatrix,
+    cooccurrence: sp.spmatrix | CooccurrenceCells,
     config: GloveConfig,
     device: torch.device,
     *,
@@ -219,23 +170,26 @@ def train_glove(
     with w_i; lines 206-224); b_i −= fdiff/√G_b,i, G_b,i += fdiff² (no η, no clipping; lines 227-231); every
     accumulator starts at 1. Two ways to run it (``config.fit``):
 
-    - ``cells`` (CPU): ``glove.c``'s loop itself, one cell after another in float64, compiled with numba
-      (:func:`_fit_cells`), the cells split among ``config.threads`` lock-free threads as ``glove.c`` does; one
-      thread is deterministic.
+    - ``cells`` (CPU): ``glove.c``'s loop itself, one cell after another, compiled with numba (:func:`_fit_cells`),
+      in ``config.precision`` (glove.c: float64), the cells split among ``config.threads`` lock-free threads as
+      ``glove.c`` does; one thread is deterministic.
     - ``batches`` (any torch device, the GPU path): mini-batches of ``config.batch_size`` cells in float32; within a
       batch every accumulator evolves as in the sequential loop (:func:`_adagrad_step`) and the gradients use the
       parameters of the batch's start.
     - ``auto``: cells on the CPU, batches on CUDA.
 
-    ``benchmarks/glove_vs_glove_c.py`` measures either against ``glove.c`` itself.
+    The cells come in blocks (:class:`~sentemb.wordvectors.cooccurrence.CooccurrenceCells`): each epoch visits the
+    blocks in a random order and each block's cells in a random order; one block (a matrix in memory) is a full
+    permutation of the cells each epoch. ``benchmarks/glove_vs_glove_c.py`` measures either fit against ``glove.c``.
 
     Args:
-        cooccurrence: (V, V) non-negative counts, as from :func:`cooccurrence_matrix`.
+        cooccurrence: (V, V) positive counts: a matrix, as from
+            :func:`~sentemb.wordvectors.cooccurrence.cooccurrence_matrix`, or its cells in blocks.
         config: the ``pretrain.glove`` section (:class:`~sentemb.wordvectors.config.GloveConfig`): dimension, f's
-            x_max and α, η, the gradient clip, epochs (the paper: 50 below 300 d, 100 otherwise), the fit, threads,
-            batch size and seed (initialisation and shuffles).
+            x_max and α, η, the gradient clip, epochs (the paper: 50 below 300 d, 100 otherwise), the fit, its
+            precision, threads, batch size and seed (initialisation and shuffles).
         device: the torch device of the batch fit.
-        shuffle: visit the cells in a new random order each epoch (``False``: in the matrix's COO order every
+        shuffle: visit the blocks and their cells in a new random order each epoch (``False``: in stored order every
             epoch, as ``glove.c`` reads its once-shuffled file).
         on_epoch: called as ``on_epoch(epoch, mean_cost, vectors)`` after every epoch (1-based; vectors float32
             (V, dim) = w + w̃).
@@ -243,34 +197,45 @@ def train_glove(
     Returns:
         ``(vectors, stats)``: float32 (V, dim) = w + w̃ (``glove.c -model 2``), and a dict with the mean cost per
         epoch (``losses``, J / number of cells, as ``glove.c`` prints it), wall and CPU seconds of the fit (the
-        ``on_epoch`` calls excluded) and cells per second.
+        ``on_epoch`` calls excluded), cells per second and the number of blocks.
 
     Raises:
-        SentembError: a matrix that is not square, has negative entries, or is empty; the cell fit asked for on a
-            GPU; a cost that is no longer finite.
+        SentembError: a matrix that is not square, has entries ≤ 0, or is empty; the cell fit asked for on a GPU; a
+            cost that is no longer finite.
     """
     fit = config.fit
     if fit == "auto":
         fit = "cells" if device.type == "cpu" else "batches"
     if fit == "cells" and device.type != "cpu":
         raise SentembError(f"glove: the cell fit runs on the CPU (device {device} asks for the batch fit)")
-    coo = sp.coo_matrix(cooccurrence)
+    cells = cooccurrence if isinstance(cooccurrence, CooccurrenceCells) else _in_memory(cooccurrence)
+    if cells.n_cells == 0:
+        raise SentembError("glove: the co-occurrence matrix is empty")
+    if fit == "cells":
+        vectors, losses, wall, cpu = _fit_by_cells(cells, config, shuffle, progress, on_epoch)
+    else:
+        vectors, losses, wall, cpu = _fit_by_batches(cells, config, shuffle, device, progress, on_epoch)
+    n, epochs = cells.n_cells, config.epochs
+    stats = {"method": fit, "losses": [round(v, 6) for v in losses], "cells": n, "blocks": cells.n_blocks,
+             "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
+             "cells_per_second": round(n * epochs / wall), "cells_per_cpu_second": round(n * epochs / cpu),
+             "device": str(device) if fit == "batches" else f"cpu ({config.threads} threads, {config.precision})"}
+    return vectors, stats
+
+
+def _in_memory(matrix: sp.spmatrix) -> CooccurrenceCells:
+    """A matrix as one block, its cells in its COO order (a COO matrix keeps the order it was given), checked: square,
+    entries > 0."""
+    coo = sp.coo_matrix(matrix)
     if coo.shape[0] != coo.shape[1]:
         raise SentembError(f"glove: co-occurrence matrix must be square (got {coo.shape})")
-    if coo.nnz == 0:
-        raise SentembError("glove: the co-occurrence matrix is empty")
-    if coo.data.min() <= 0:
+    if coo.nnz and coo.data.min() <= 0:
         raise SentembError("glove: co-occurrence counts must be positive")
-    if fit == "cells":
-        vectors, losses, wall, cpu = _fit_by_cells(coo, config, shuffle, progress, on_epoch)
-    else:
-        vectors, losses, wall, cpu = _fit_by_batches(coo, config, shuffle, device, progress, on_epoch)
-    n, epochs = coo.nnz, config.epochs
-    stats = {"method": fit, "losses": [round(v, 6) for v in losses], "cells": n, "wall_seconds": round(wall, 1),
-             "cpu_seconds": round(cpu, 1), "cells_per_second": round(n * epochs / wall),
-             "cells_per_cpu_second": round(n * epochs / cpu),
-             "device": str(device) if fit == "batches" else f"cpu ({config.threads} threads)"}
-    return vectors, stats
+    return CooccurrenceCells(coo.shape[0], coo.nnz, matrix=coo)
+
+
+def _block_order(cells: CooccurrenceCells, shuffle: bool, draw: Callable[[int], np.ndarray]) -> list[int]:
+    return draw(cells.n_blocks).tolist() if shuffle and cells.n_blocks > 1 else list(range(cells.n_blocks))
 
 
 class _Clock:
@@ -299,81 +264,105 @@ def _end_of_epoch(epoch: int, epochs: int, mean_cost: float, lr: float, losses: 
         clock.excluding(lambda: on_epoch(epoch, mean_cost, vectors()))
 
 
-def cell_inputs(coo, x_max: float, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The cell loop's view of a co-occurrence matrix (:func:`_fit_cells`).
+def cell_inputs(rows: np.ndarray, cols: np.ndarray, x: np.ndarray, x_max: float, alpha: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The cell loop's view of a block of cells (:func:`_fit_cells`).
 
     Args:
-        coo: ``scipy.sparse.coo_matrix`` (V, V) of co-occurrence counts X_ij.
+        rows, cols, x: i, j and X_ij of each cell, shape (n,).
         x_max, alpha: the weighting f (:func:`glove_weight`).
 
     Returns:
-        ``(rows, cols, log_x, weight)``: int32 i and j, float64 log X_ij and f(X_ij), each shape (nnz,).
+        ``(rows, cols, log_x, weight)``: int32 i and j, float64 log X_ij and f(X_ij), each shape (n,), contiguous.
     """
-    x = coo.data.astype(np.float64)
-    return coo.row.astype(np.int32), coo.col.astype(np.int32), np.log(x), glove_weight(x, x_max, alpha)
+    x = np.asarray(x, dtype=np.float64)
+    return (np.ascontiguousarray(rows, dtype=np.int32), np.ascontiguousarray(cols, dtype=np.int32), np.log(x),
+            glove_weight(x, x_max, alpha))
 
 
-def cell_parameters(vocab_size: int, dim: int, seed: int) -> list[np.ndarray]:
-    """glove.c's starting point as the cell loop takes it: ``[w, w̃, b, b̃, G_w, G_w̃, G_b, G_b̃]``, float64, the
-    vectors (V, dim) and biases (V,) of :func:`glove_initial_parameters`, the AdaGrad sums at 1 as in glove.c."""
-    params = {k: v.numpy().astype(np.float64) for k, v in glove_initial_parameters(vocab_size, dim, seed).items()}
+def cell_parameters(vocab_size: int, dim: int, seed: int, precision: str = "float64") -> list[np.ndarray]:
+    """glove.c's starting point as the cell loop takes it: ``[w, w̃, b, b̃, G_w, G_w̃, G_b, G_b̃]`` in ``precision``
+    (glove.c's ``real``: float64), the vectors (V, dim) and biases (V,) of :func:`glove_initial_parameters`, the
+    AdaGrad sums at 1 as in glove.c."""
+    params = {k: v.numpy().astype(precision) for k, v in glove_initial_parameters(vocab_size, dim, seed).items()}
     w, w_ctx, b, b_ctx = params["w"], params["w_ctx"], params["b"], params["b_ctx"]
     return [w, w_ctx, b, b_ctx, np.ones_like(w), np.ones_like(w_ctx), np.ones_like(b), np.ones_like(b_ctx)]
 
 
-def _fit_by_cells(coo, config: GloveConfig, shuffle: bool, progress: bool, on_epoch):
-    rows, cols, log_x, weight = cell_inputs(coo, config.x_max, config.alpha)
-    w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx = cell_parameters(coo.shape[0], config.vector_size, config.seed)
+def parameter_bytes(vocab_size: int, dim: int, precision: str) -> int:
+    """Bytes the cell fit holds besides its block of cells: w, w̃, G_w, G_w̃ (V, dim) and the four bias arrays (V,) in
+    ``precision``, and the float32 output w + w̃ (V, dim)."""
+    return (4 * vocab_size * dim + 4 * vocab_size) * np.dtype(precision).itemsize + 4 * vocab_size * dim
+
+
+def _fit_by_cells(cells: CooccurrenceCells, config: GloveConfig, shuffle: bool, progress: bool, on_epoch):
+    v = cells.vocab_size
+    w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx = cell_parameters(v, config.vector_size, config.seed, config.precision)
+    out = np.empty((v, config.vector_size), dtype=np.float32)
+
+    def vectors() -> np.ndarray:
+        return np.add(w, w_ctx, out=out, casting="same_kind")
+
     rng = np.random.default_rng(config.seed)
     epochs, lr, threads = config.epochs, config.lr, config.threads
-    n = coo.nnz
+    kept = cell_inputs(*cells.block(0), config.x_max, config.alpha) if cells.n_blocks == 1 else None
     losses: list[float] = []
     clock = _Clock()
     for epoch in tqdm(range(1, epochs + 1), desc="glove", unit="epoch", disable=not progress):
-        order = rng.permutation(n).astype(np.int32) if shuffle else np.arange(n, dtype=np.int32)
-        with numba_threads(threads):
-            cost = _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
-                              config.grad_clip, threads)
-        _end_of_epoch(epoch, epochs, cost / n, lr, losses, clock, on_epoch, lambda: (w + w_ctx).astype(np.float32))
+        cost = 0.0
+        for k in _block_order(cells, shuffle, rng.permutation):
+            rows, cols, log_x, weight = kept or cell_inputs(*cells.block(k), config.x_max, config.alpha)
+            n = len(rows)
+            order = rng.permutation(n).astype(np.int32) if shuffle else np.arange(n, dtype=np.int32)
+            with numba_threads(threads):
+                cost += _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
+                                   config.grad_clip, threads)
+            del rows, cols, log_x, weight, order
+        _end_of_epoch(epoch, epochs, cost / cells.n_cells, lr, losses, clock, on_epoch, vectors)
     wall, cpu = clock.elapsed()
-    return (w + w_ctx).astype(np.float32), losses, wall, cpu
+    return vectors(), losses, wall, cpu
 
 
-def _fit_by_batches(coo, config: GloveConfig, shuffle: bool, device: torch.device, progress: bool, on_epoch):
-    rows = torch.from_numpy(coo.row.astype(np.int64)).to(device)
-    cols = torch.from_numpy(coo.col.astype(np.int64)).to(device)
-    x = torch.from_numpy(coo.data.astype(np.float32)).to(device)
-    log_x = x.log()
-    weight = torch.from_numpy(glove_weight(coo.data, config.x_max, config.alpha).astype(np.float32)).to(device)
-    del x
+def _fit_by_batches(cells: CooccurrenceCells, config: GloveConfig, shuffle: bool, device: torch.device,
+                    progress: bool, on_epoch):
+    def block(k: int) -> tuple[torch.Tensor, ...]:
+        rows, cols, x = cells.block(k)
+        weight = glove_weight(x, config.x_max, config.alpha).astype(np.float32)
+        return (torch.from_numpy(rows.astype(np.int64)).to(device), torch.from_numpy(cols.astype(np.int64)).to(device),
+                torch.from_numpy(x).to(device).log(), torch.from_numpy(weight).to(device))
+
     epochs, lr, grad_clip, batch_size = config.epochs, config.lr, config.grad_clip, config.batch_size
     seed = config.seed
-    params = {k: v.to(device) for k, v in glove_initial_parameters(coo.shape[0], config.vector_size, seed).items()}
+    params = {k: v.to(device) for k, v in glove_initial_parameters(cells.vocab_size, config.vector_size, seed).items()}
     w, w_ctx, b, b_ctx = params["w"], params["w_ctx"], params["b"], params["b_ctx"]
     gw, gw_ctx = torch.ones_like(w), torch.ones_like(w_ctx)  # AdaGrad accumulators, 1 as in glove.c
     gb, gb_ctx = torch.ones_like(b), torch.ones_like(b_ctx)
     gen = torch.Generator(device="cpu").manual_seed(seed)
-    n = rows.numel()
+    kept = block(0) if cells.n_blocks == 1 else None
     losses: list[float] = []
     clock = _Clock()
     for epoch in range(1, epochs + 1):
-        order = torch.randperm(n, generator=gen).to(device) if shuffle else torch.arange(n, device=device)
         cost = torch.zeros((), dtype=torch.float64, device=device)
-        for start in tqdm(range(0, n, batch_size), desc=f"glove epoch {epoch}/{epochs}", unit="batch",
-                          disable=not progress, mininterval=2.0):
-            idx = order[start : start + batch_size]
-            i, j = rows.index_select(0, idx), cols.index_select(0, idx)
-            wi, wj = w.index_select(0, i), w_ctx.index_select(0, j)
-            diff = (wi * wj).sum(1).add_(b.index_select(0, i)).add_(b_ctx.index_select(0, j))
-            diff -= log_x.index_select(0, idx)
-            fdiff = weight.index_select(0, idx).mul_(diff)
-            cost += 0.5 * torch.dot(fdiff, diff).double()
-            fd = fdiff[:, None]
-            _adagrad_step(w, gw, i, wj.mul_(fd).clamp_(-grad_clip, grad_clip).mul_(lr))  # wj becomes u for w_i
-            _adagrad_step(w_ctx, gw_ctx, j, wi.mul_(fd).clamp_(-grad_clip, grad_clip).mul_(lr))
-            _adagrad_step(b, gb, i, fdiff.clone())
-            _adagrad_step(b_ctx, gb_ctx, j, fdiff)
-        _end_of_epoch(epoch, epochs, float(cost) / n, lr, losses, clock, on_epoch,
+        for k in _block_order(cells, shuffle, lambda n: torch.randperm(n, generator=gen)):
+            rows, cols, log_x, weight = kept or block(k)
+            n = rows.numel()
+            order = torch.randperm(n, generator=gen).to(device) if shuffle else torch.arange(n, device=device)
+            for start in tqdm(range(0, n, batch_size), desc=f"glove epoch {epoch}/{epochs}", unit="batch",
+                              disable=not progress, mininterval=2.0):
+                idx = order[start : start + batch_size]
+                i, j = rows.index_select(0, idx), cols.index_select(0, idx)
+                wi, wj = w.index_select(0, i), w_ctx.index_select(0, j)
+                diff = (wi * wj).sum(1).add_(b.index_select(0, i)).add_(b_ctx.index_select(0, j))
+                diff -= log_x.index_select(0, idx)
+                fdiff = weight.index_select(0, idx).mul_(diff)
+                cost += 0.5 * torch.dot(fdiff, diff).double()
+                fd = fdiff[:, None]
+                _adagrad_step(w, gw, i, wj.mul_(fd).clamp_(-grad_clip, grad_clip).mul_(lr))  # wj becomes u for w_i
+                _adagrad_step(w_ctx, gw_ctx, j, wi.mul_(fd).clamp_(-grad_clip, grad_clip).mul_(lr))
+                _adagrad_step(b, gb, i, fdiff.clone())
+                _adagrad_step(b_ctx, gb_ctx, j, fdiff)
+            del rows, cols, log_x, weight, order
+        _end_of_epoch(epoch, epochs, float(cost) / cells.n_cells, lr, losses, clock, on_epoch,
                       lambda: (w + w_ctx).cpu().numpy())
     if device.type == "cuda":
         torch.cuda.synchronize()
@@ -381,23 +370,42 @@ def _fit_by_batches(coo, config: GloveConfig, shuffle: bool, device: torch.devic
     return (w + w_ctx).cpu().numpy().astype(np.float32), losses, wall, cpu
 
 
-def fit_glove(corpus: TokenCorpus, vocab: Vocabulary, config: GloveConfig, progress: bool = True
-              ) -> tuple[WordVectors, dict, list[dict]]:
-    """GloVe word vectors of the corpus: the co-occurrence counts (:func:`cooccurrence_matrix`), the fit
-    (:func:`train_glove`) and its learning curve.
+RUNTIME_BYTES = 512 * 2**20
+"""What the glove stage's interpreter and libraries (numpy, scipy, torch, numba) take outside the budgeted arrays."""
+
+MIN_BLOCK_CELLS = 100_000
+"""The fewest cells a block of the fit may hold (smaller blocks would mostly cost file reads)."""
+
+
+def fit_glove(corpus: TokenCorpus, vocab: Vocabulary, config: GloveConfig, progress: bool = True,
+              scratch: str | Path | None = None) -> tuple[WordVectors, dict, list[dict]]:
+    """GloVe word vectors of the corpus within ``config.memory_gib``: the co-occurrence counts
+    (:func:`~sentemb.wordvectors.cooccurrence.cooccurrence_cells`), the fit (:func:`train_glove`) and its learning
+    curve.
+
+    The budget, less :data:`RUNTIME_BYTES` for the interpreter and libraries, bounds the counting's arrays and, during
+    the fit, the parameters (:func:`parameter_bytes`) plus one block of cells (40 bytes a cell); what does not fit is
+    spilled to files in a scratch folder under ``scratch`` (None: the system's temporary folder), removed at the end.
 
     Returns:
-        ``(vectors, stats, curve)``: the word vectors in vocabulary order; the fit's statistics with the counting's
-        wall seconds (``cooccurrence_seconds``); one row per epoch: ``epoch``, mean ``cost`` and the Spearman ρ ×100
-        on SimLex-999 and WordSim-353 (:func:`~sentemb.core.evaluation.word_similarity.word_similarity`).
+        ``(vectors, stats)`` and the curve: the word vectors in vocabulary order; the fit's statistics with the
+        counting's wall seconds (``cooccurrence_seconds``) and the runs it spilled (``spilled_runs``); one row per
+        epoch: ``epoch``, mean ``cost`` and the Spearman ρ ×100 on SimLex-999 and WordSim-353
+        (:func:`~sentemb.core.evaluation.word_similarity.word_similarity`).
 
     Raises:
-        SentembError: as :func:`cooccurrence_matrix` and :func:`train_glove`.
+        SentembError: a budget that cannot hold the parameters and some cells; as
+            :func:`~sentemb.wordvectors.cooccurrence.cooccurrence_cells` and :func:`train_glove`.
     """
-    t0 = time.perf_counter()
-    x = cooccurrence_matrix(corpus, len(vocab), window=config.window, progress=progress)
-    count_seconds = time.perf_counter() - t0
-    log.info("glove: %s non-zero co-occurrence cells in %.0f s", f"{x.nnz:,}", count_seconds)
+    budget = int(config.memory_gib * 2**30) - RUNTIME_BYTES
+    fixed = parameter_bytes(len(vocab), config.vector_size, config.precision)
+    block_cells = (budget - fixed) // FIT_BYTES_PER_CELL
+    if block_cells < MIN_BLOCK_CELLS:
+        need = (fixed + MIN_BLOCK_CELLS * FIT_BYTES_PER_CELL + RUNTIME_BYTES) / 2**30
+        raise SentembError(f"glove: memory_gib {config.memory_gib} cannot hold the fit's {config.precision} parameters "
+                           f"({len(vocab):,} words × {config.vector_size}: {fixed / 2**30:.2f} GiB) and a block of "
+                           f"cells; it needs at least {need:.2f} GiB" +
+                           (" (or precision float32)" if config.precision == "float64" else ""))
     rows = word_similarity_rows(vocab.words)  # the same scores as the whole vocabulary's
     curve: list[dict] = []
 
@@ -407,5 +415,14 @@ def fit_glove(corpus: TokenCorpus, vocab: Vocabulary, config: GloveConfig, progr
         curve.append({"epoch": epoch, "cost": round(cost, 6)} | {k: v["spearman"] for k, v in scores.items()})
         log.info("glove: %s", ", ".join(f"{k} {v}" for k, v in curve[-1].items()))
 
-    vectors, stats = train_glove(x, config, resolve_device(config.device), progress=progress, on_epoch=on_epoch)
-    return WordVectors(vocab, vectors), {"cooccurrence_seconds": round(count_seconds, 1)} | stats, curve
+    with scratch_folder(scratch, "glove-scratch") as folder:
+        t0 = time.perf_counter()
+        cells = cooccurrence_cells(corpus, len(vocab), config.window, memory_bytes=budget, block_cells=block_cells,
+                                   scratch=folder, seed=config.seed, progress=progress)
+        count_seconds = time.perf_counter() - t0
+        log.info("glove: %s non-zero co-occurrence cells in %.0f s (%d runs spilled, %d blocks)",
+                 f"{cells.n_cells:,}", count_seconds, cells.runs, cells.n_blocks)
+        vectors, stats = train_glove(cells, config, resolve_device(config.device), progress=progress,
+                                     on_epoch=on_epoch)
+    counting = {"cooccurrence_seconds": round(count_seconds, 1), "spilled_runs": cells.runs}
+    return WordVectors(vocab, vectors), counting | stats, curve
