@@ -2,6 +2,7 @@
 
 Usage (after `dvc repro`, with the extra installed: pip install -e ".[st]"):
     python benchmarks/export_agreement.py OUT glove glove-nws para-gran [--mteb glove para-gran] [--raw data/raw]
+    python benchmarks/export_agreement.py OUT --model2vec para-gran-static glove
 
 For each model named: ``sentemb export --format sentence-transformers`` into OUT/NAME, then every distinct sentence
 of STS 2012-2016 embedded by ``load_model(models/NAME)`` and by ``SentenceTransformer(OUT/NAME,
@@ -13,6 +14,12 @@ process, the same sentences) are printed beside.
 ``--mteb``: for the models named, ``mteb.evaluate`` with a task read from the local files per benchmark (STS12 …
 STS16, SICK-R, STS-B test) against Spearman's ρ of our own cosines over the same pooled pairs, and the pairs where a
 sentence has no known word (scored 0.5 or 1.0 by MTEB, 0 by sentemb).
+
+``--model2vec``: for the word averages named, ``sentemb export --format model2vec`` into OUT/NAME-model2vec, loaded by
+``SentenceTransformer`` without ``trust_remote_code`` (``StaticEmbedding``): how often its ``tokenizers`` imitation
+splits a sentence exactly as sentemb does (every distinct sentence of the benchmarks' token cache,
+``data/benchmarks/tokens.json``), the smallest cosine between the two embeddings of a sentence split alike, and the
+STS means rescored from the export beside the committed ones.
 """
 
 import argparse
@@ -66,6 +73,36 @@ def agreement(name: str, out: Path, raw: Path) -> None:
           f"{t_export:.1f} | {t_ours:.1f} / {t_theirs:.1f} |", flush=True)
 
 
+def agreement_model2vec(name: str, out: Path, raw: Path) -> None:
+    from sentemb.core.text import tokenize
+    from sentemb.interop.model2vec import export_model2vec, treebank_tokenizer
+
+    export_model2vec(Path("models") / name, out / f"{name}-model2vec")
+    model = load_model(Path("models") / name)
+    st = SentenceTransformer(str(out / f"{name}-model2vec"), device="cpu")
+    imitation = treebank_tokenizer([], model.text)
+    cache = json.loads(Path("data/benchmarks/tokens.json").read_text())["tokens"]
+    alike = [s for s in cache if [w for w, _ in imitation.pre_tokenizer.pre_tokenize_str(
+        imitation.normalizer.normalize_str(s))] == tokenize(s, model.text)]
+    sets = load_benchmarks(raw, YEARS)
+    sentences = sorted({s for d in sets for s in [*d.sentences1, *d.sentences2]} & set(alike))
+    ours = model.encode(sentences).astype(np.float64)
+    theirs = st.encode(sentences, batch_size=512, convert_to_numpy=True).astype(np.float64)
+    known = ours.any(axis=1)
+    a, b = ours[known], theirs[known]
+    cos = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.maximum(np.linalg.norm(b, axis=1), 1e-300)
+
+    class Exported:
+        def encode(self, s):
+            return st.encode(s, batch_size=512, convert_to_numpy=True)
+
+    rescored = aggregate(evaluate(Exported(), sets))
+    committed = json.loads((Path("metrics/models") / f"{name}.json").read_text())
+    print(f"| {name} | {len(alike):,} / {len(cache):,} ({len(alike) / len(cache):.2%}) | {cos.min():.7f} | "
+          f"{rescored['STS12-15']['pearson']:.2f} / {committed['STS12-15']['pearson']:.2f} | "
+          f"{max(abs(rescored[y]['pearson'] - committed[y]['pearson']) for y in YEARS):.2f} |", flush=True)
+
+
 def mteb_scores(name: str, raw: Path) -> None:
     import mteb
 
@@ -91,6 +128,7 @@ def main() -> None:
     parser.add_argument("out", type=Path, help="folder for the exported models")
     parser.add_argument("models", nargs="*", help="model names under models/")
     parser.add_argument("--mteb", nargs="*", default=[], help="models to score under MTEB")
+    parser.add_argument("--model2vec", nargs="*", default=[], help="word averages to export as model2vec")
     parser.add_argument("--raw", type=Path, default=Path("data/raw"))
     args = parser.parse_args()
     if args.models:
@@ -99,6 +137,11 @@ def main() -> None:
         print("|---|---|---:|---:|---:|---:|---|---:|---:|")
         for name in args.models:
             agreement(name, args.out, args.raw)
+    if args.model2vec:
+        print("| model | sentences split alike | min cosine (split alike) | STS12-15 export / committed | largest "
+              "gap of a year's mean |\n|---|---:|---:|---:|---:|")
+        for name in args.model2vec:
+            agreement_model2vec(name, args.out, args.raw)
     if args.mteb:
         print("\n| model | task | MTEB main score | ours: pooled cosine Spearman | difference | pairs with no known "
               "word |\n|---|---|---:|---:|---:|---:|")

@@ -196,3 +196,50 @@ def test_mteb_scores_a_model_offline_on_the_local_files(smoke, tmp_path):
     np.testing.assert_array_equal(theirs[undefined], np.where(both[undefined], 1.0, 0.5))
     np.testing.assert_allclose(mteb_cosine(e1, e2), theirs, atol=1e-9)  # the harness table's form of MTEB's cosine
     assert main == pytest.approx(stats.spearmanr(theirs, gold).statistic, abs=1e-12)
+
+
+def _export_model2vec(model: Path, out: Path):
+    return CliRunner().invoke(app, ["export", "--format", "model2vec", str(model), str(out)])
+
+
+@pytest.mark.parametrize("name", ["avg", "nws"])
+def test_a_word_average_loads_as_model2vec_without_our_code(models, name):
+    out = models / "m2v" / name
+    res = _export_model2vec(models / name, out)
+    assert res.exit_code == 0, res.output
+    files = sorted(p.name for p in out.iterdir())
+    assert files == ["README.md", "config.json", "model.safetensors", "modules.json", "tokenizer.json"]
+    assert json.loads((out / "config.json").read_text())["model_type"] == "model2vec"
+    st = SentenceTransformer(str(out), device="cpu")  # no trust_remote_code: StaticEmbedding and tokenizers only
+    assert type(st[0]).__name__ == "StaticEmbedding"
+    ours, theirs = load_model(models / name).encode(SENTENCES), st.encode(SENTENCES, convert_to_numpy=True)
+    # StaticEmbedding averages the unknown words in as zero rows: the same direction as ours, scaled by known/all
+    zero = ~ours.any(axis=1)
+    assert not theirs[zero].any()
+    a, b = ours[~zero].astype(np.float64), theirs[~zero].astype(np.float64)
+    assert ((a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)).min() >= 0.99999
+    assert "StaticModel.from_pretrained" in (out / "README.md").read_text()
+
+
+def test_model2vec_refuses_what_it_cannot_hold(models):
+    for name, why in (("gran", "not a word average"), ("sif-pc", "common component")):
+        res = _export_model2vec(models / name, models / "m2v")
+        assert res.exit_code == 1 and why in res.output and "Traceback" not in res.output
+        assert len(res.output.strip().splitlines()) == 1 and not (models / "m2v").exists()
+
+
+@pytest.mark.parametrize("tokenizer", ["treebank", "wordpunct"])
+def test_the_tokenizers_imitation_splits_the_sts_sentences_as_sentemb(shared, tokenizer):
+    """Over every sentence of STS 2012-2016 (the real files): wordpunct's one expression is exact; the Treebank
+    imitation agrees on at least 99.5% of the sentences (99.85% of the benchmarks' 28,140: docs/ecosystem.md)."""
+    from sentemb.core.text import TextConfig, tokenize
+    from sentemb.interop.model2vec import treebank_tokenizer
+
+    text = TextConfig(tokenizer=tokenizer, lowercase=True, strip_punctuation=False)
+    imitation = treebank_tokenizer([], text)
+    sets = load_benchmarks(shared, ["STS12", "STS13", "STS14", "STS15", "STS16"])  # laid out as data/raw
+    sentences = sorted({s for d in sets for s in [*d.sentences1, *d.sentences2]})
+    assert len(sentences) > 10_000
+    alike = sum([w for w, _ in imitation.pre_tokenizer.pre_tokenize_str(imitation.normalizer.normalize_str(s))]
+                == tokenize(s, text) for s in sentences)
+    assert alike == len(sentences) if tokenizer == "wordpunct" else alike >= 0.995 * len(sentences)

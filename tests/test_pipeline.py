@@ -19,10 +19,12 @@ import numpy as np
 import pytest
 import yaml
 from gensim.models import KeyedVectors
+from sentence_transformers import SentenceTransformer
 from typer.testing import CliRunner
 
 from sentemb import senteval
 from sentemb.cli import app
+from sentemb.core.models import load_model
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN_VECTORS = ("word2vec-sg", "word2vec-cbow", "glove")  # pretrain's models: each trained and evaluated
@@ -281,6 +283,12 @@ def test_the_slices_models_in_the_cli_and_senteval(smoke, tmp_path):
     res = runner.invoke(app, ["export", str(smoke / "models/glove-nws"), str(tmp_path / "nws.txt")])
     assert res.exit_code == 0 and "baked in" in res.stdout, res.output
     assert len(KeyedVectors.load_word2vec_format(str(tmp_path / "nws.txt"))) == corpus["vocabulary"]
+    res = runner.invoke(app, ["export", "--format", "model2vec", str(smoke / "models/para-gran-static"),
+                              str(tmp_path / "m2v")])  # README's command on the slice's student
+    assert res.exit_code == 0, res.output
+    static = SentenceTransformer(str(tmp_path / "m2v"), device="cpu")  # StaticEmbedding: no code of ours
+    student = load_model(smoke / "models/para-gran-static")
+    assert static.encode(["a man is playing a guitar ."]).shape == (1, student.dim)
     params = {"sentemb_model": str(smoke / "models/para-lstmavg")}
     senteval.prepare(params, [])
     assert senteval.batcher(params, [["a", "man"], []]).shape == (2, 16)

@@ -120,30 +120,37 @@ def nearest_words(
 class ExportFormat(StrEnum):
     word2vec = "word2vec"
     sentence_transformers = "sentence-transformers"
+    model2vec = "model2vec"
 
 
 @app.command(epilog="Examples: sentemb export models/glove-nws glove-nws.txt\n\n"
-                    "sentemb export --format sentence-transformers models/para-gran st-para-gran")
+                    "sentemb export --format sentence-transformers models/para-gran st-para-gran\n\n"
+                    "sentemb export --format model2vec models/para-gran-static m2v-para-gran")
 @one_line_errors
 def export(
     model: Annotated[Path, typer.Argument(help="model directory")],
-    output: Annotated[Path, typer.Argument(help="the word2vec file, or the sentence-transformers directory, to write")],
+    output: Annotated[Path, typer.Argument(help="the word2vec file, or the directory, to write")],
     format: Annotated[ExportFormat, typer.Option(
         help="word2vec: the model's word vectors (weighted models: the weights baked in); sentence-transformers: the "
-             "whole model, loadable with SentenceTransformer(DIR, trust_remote_code=True), with a model card "
-             "(needs the optional extra st of the set-up)")] = ExportFormat.word2vec,
+             "whole model, loadable with SentenceTransformer(DIR, trust_remote_code=True), with a model card; "
+             "model2vec: a word average as model2vec's StaticModel (a tokenizers imitation of the tokenisation), "
+             "loadable without sentemb (both need the optional extra st of the set-up)")] = ExportFormat.word2vec,
     binary: Annotated[bool, typer.Option(help="word2vec: the binary format instead of text")] = False,
     metrics: Annotated[Path | None, typer.Option(
-        help="sentence-transformers: the scores for the model card (default: metrics/models/NAME.json beside the "
-             "model's folder)")] = None,
+        help="sentence-transformers, model2vec: the scores for the model card (default: metrics/models/NAME.json "
+             "beside the model's folder)")] = None,
 ) -> None:
-    """Export a model: its word vectors in the word2vec format, or the whole model for sentence-transformers."""
-    if format is ExportFormat.sentence_transformers:
+    """Export a model: its word vectors in the word2vec format, the whole model for sentence-transformers, or a word
+    average in model2vec's layout."""
+    if format is not ExportFormat.word2vec:
         try:
-            from sentemb.interop.sentence_transformers import export_sentence_transformers
+            if format is ExportFormat.sentence_transformers:
+                from sentemb.interop.sentence_transformers import export_sentence_transformers as export_to
+            else:
+                from sentemb.interop.model2vec import export_model2vec as export_to
         except ModuleNotFoundError as e:
-            raise SentembError(f"--format sentence-transformers needs {e.name}: pip install -e '.[st]'") from None
-        typer.echo(f"{output}: {export_sentence_transformers(model, output, metrics)}")
+            raise SentembError(f"--format {format.value} needs {e.name}: pip install -e '.[st]'") from None
+        typer.echo(f"{output}: {export_to(model, output, metrics)}")
         return
     from sentemb.inference.export import export_word2vec
 

@@ -117,9 +117,11 @@ def default_metrics(model_dir: str | Path, name: str) -> Path:
     return Path(model_dir).resolve().parent.parent / "metrics" / "models" / f"{name}.json"
 
 
-def card_text(model_dir: str | Path, metrics: str | Path | None = None, exported: bool = True) -> str:
+def card_text(model_dir: str | Path, metrics: str | Path | None = None, exported: bool = True,
+              usage: list[str] | None = None) -> str:
     """The card of the model in ``model_dir`` (see the module's docstring): for its sentence-transformers export
-    (``exported``), or for the model directory itself (the ``cards`` stage).
+    (``exported``), or for the model directory itself (the ``cards`` stage); ``usage``: the lines of its "use" section
+    instead of the sentence-transformers export's (another export format).
 
     Raises:
         SentembError: an unreadable model config, or a ``metrics`` file given that is missing or malformed.
@@ -153,7 +155,7 @@ def card_text(model_dir: str | Path, metrics: str | Path | None = None, exported
         "Per benchmark, the correlation of cosine similarity with the gold scores (STS 2012-2016: the mean over the "
         f"year's sets, SentEval's \"mean\"), from `{path.name}`:", "", table, "",
         "## Use", "",
-        *(_use_export() if exported else _use_directory(name, config)),
+        *(usage or (_use_export() if exported else _use_directory(name, config))),
         "## Training data and licences", "",
         *[f"- {d}" for d in data], "",
         "## How it was trained", "",
@@ -208,6 +210,8 @@ def write_model_cards(models: list[str | Path], directory: str | Path) -> None:
             (tmp / f"{Path(model_dir).name}.md").write_text(card_text(model_dir, exported=False), encoding="utf-8")
 
 
-def write_model_card(directory: str | Path, model_dir: str | Path, metrics: str | Path | None = None) -> None:
-    """Write ``directory/README.md``, the card of the model in ``model_dir`` (:func:`card_text`)."""
-    (Path(directory) / CARD).write_text(card_text(model_dir, metrics), encoding="utf-8")
+def write_model_card(directory: str | Path, model_dir: str | Path, metrics: str | Path | None = None,
+                     usage: list[str] | None = None) -> None:
+    """Write ``directory/README.md``, the card of the model in ``model_dir`` (:func:`card_text`; ``usage``: the lines of
+    its "use" section, default the sentence-transformers export's)."""
+    (Path(directory) / CARD).write_text(card_text(model_dir, metrics, usage=usage), encoding="utf-8")
