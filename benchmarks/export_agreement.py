@@ -40,6 +40,23 @@ from sentemb.interop.sentence_transformers import export_sentence_transformers
 YEARS = ["STS12", "STS13", "STS14", "STS15", "STS16"]
 
 
+def _row_cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine between row i of ``a`` and row i of ``b`` (float64), for rows that are not zero in ``a``."""
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    return (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.maximum(np.linalg.norm(b, axis=1), 1e-300)
+
+
+def _rescored(st: SentenceTransformer, sets, name: str) -> tuple[dict, dict]:
+    """The STS means of the sentence-transformers model ``st`` on ``sets``, and the committed ones of ``name``."""
+
+    class Exported:
+        def encode(self, s):
+            return st.encode(s, batch_size=512, convert_to_numpy=True)
+
+    committed = json.loads((Path("metrics/models") / f"{name}.json").read_text())
+    return aggregate(evaluate(Exported(), sets)), committed
+
+
 def agreement(name: str, out: Path, raw: Path) -> None:
     t = time.perf_counter()
     export_sentence_transformers(Path("models") / name, out / name)
@@ -55,15 +72,8 @@ def agreement(name: str, out: Path, raw: Path) -> None:
     theirs = st.encode(sentences, batch_size=512, convert_to_numpy=True)
     t_theirs = time.perf_counter() - t
     za, zb = ~ours.any(axis=1), ~theirs.any(axis=1)
-    a, b = ours[~za].astype(np.float64), theirs[~za].astype(np.float64)
-    cos = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.maximum(np.linalg.norm(b, axis=1), 1e-300)
-
-    class Exported:
-        def encode(self, s):
-            return st.encode(s, batch_size=512, convert_to_numpy=True)
-
-    rescored = aggregate(evaluate(Exported(), sets))
-    committed = json.loads((Path("metrics/models") / f"{name}.json").read_text())
+    cos = _row_cosines(ours[~za], theirs[~za])
+    rescored, committed = _rescored(st, sets, name)
     same = all(rescored[y]["pearson"] == committed[y]["pearson"] for y in YEARS)
     modules = " + ".join(type(m).__name__ for m in st)
     differing = int((za != zb).sum())
@@ -75,29 +85,20 @@ def agreement(name: str, out: Path, raw: Path) -> None:
 
 def agreement_model2vec(name: str, out: Path, raw: Path) -> None:
     from sentemb.core.text import tokenize
-    from sentemb.interop.model2vec import export_model2vec, treebank_tokenizer
+    from sentemb.interop.model2vec import export_model2vec, imitated_tokens, treebank_tokenizer
 
     export_model2vec(Path("models") / name, out / f"{name}-model2vec")
     model = load_model(Path("models") / name)
     st = SentenceTransformer(str(out / f"{name}-model2vec"), device="cpu")
     imitation = treebank_tokenizer([], model.text)
     cache = json.loads(Path("data/benchmarks/tokens.json").read_text())["tokens"]
-    alike = [s for s in cache if [w for w, _ in imitation.pre_tokenizer.pre_tokenize_str(
-        imitation.normalizer.normalize_str(s))] == tokenize(s, model.text)]
+    alike = [s for s in cache if imitated_tokens(imitation, s) == tokenize(s, model.text)]
     sets = load_benchmarks(raw, YEARS)
     sentences = sorted({s for d in sets for s in [*d.sentences1, *d.sentences2]} & set(alike))
-    ours = model.encode(sentences).astype(np.float64)
-    theirs = st.encode(sentences, batch_size=512, convert_to_numpy=True).astype(np.float64)
+    ours, theirs = model.encode(sentences), st.encode(sentences, batch_size=512, convert_to_numpy=True)
     known = ours.any(axis=1)
-    a, b = ours[known], theirs[known]
-    cos = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.maximum(np.linalg.norm(b, axis=1), 1e-300)
-
-    class Exported:
-        def encode(self, s):
-            return st.encode(s, batch_size=512, convert_to_numpy=True)
-
-    rescored = aggregate(evaluate(Exported(), sets))
-    committed = json.loads((Path("metrics/models") / f"{name}.json").read_text())
+    cos = _row_cosines(ours[known], theirs[known])
+    rescored, committed = _rescored(st, sets, name)
     print(f"| {name} | {len(alike):,} / {len(cache):,} ({len(alike) / len(cache):.2%}) | {cos.min():.7f} | "
           f"{rescored['STS12-15']['pearson']:.2f} / {committed['STS12-15']['pearson']:.2f} | "
           f"{max(abs(rescored[y]['pearson'] - committed[y]['pearson']) for y in YEARS):.2f} |", flush=True)

@@ -91,6 +91,11 @@ def _usage() -> list[str]:
         "`sentemb.core.models.load_model(\"models/NAME\")`.", ""]
 
 
+def imitated_tokens(tokenizer, sentence: str) -> list[str]:
+    """The tokens ``tokenizer`` (:func:`treebank_tokenizer`) splits ``sentence`` into, before the vocabulary lookup."""
+    return [w for w, _ in tokenizer.pre_tokenizer.pre_tokenize_str(tokenizer.normalizer.normalize_str(sentence))]
+
+
 def export_model2vec(model_dir: str | Path, output: str | Path, metrics: str | Path | None = None) -> str:
     """Write ``model_dir``'s word-averaging model as a model2vec directory ``output`` (atomically), with a card.
 
