@@ -31,7 +31,7 @@ def encode_sentence_file(path: str | Path, folder: str | Path,
                          progress: Callable[[Iterable[str]], Iterable[str]] = iter,
                          chunk_tokens: int = CHUNK_TOKENS) -> tuple[dict[str, int], np.ndarray, TokenCorpus]:
     """Every token of a split-stage sentence file as an id into the file's own word types, in one reading, streamed
-    to disk a chunk at a time: memory holds the word types and one chunk, whatever the corpus's size.
+    to disk a chunk at a time: memory holds the word types, the sentences' offsets and one chunk, not the tokens.
 
     The vocab stage counts the words from this one pass and encodes the corpus with its vocabulary
     (:func:`remap_corpus`), where counting with a ``Counter`` and then encoding
