@@ -28,8 +28,8 @@ from sentemb.core.errors import SentembError
 from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
 from sentemb.core.text import TextConfig
+from sentemb.inference.export import owned_word_vectors
 from sentemb.interop.model_card import write_model_card
-from sentemb.salience.model import WeightedAverageModel
 
 UNK = "[UNK]"
 MODULE_TYPE = "sentence_transformers.models.StaticEmbedding"  # what model2vec writes; sentence-transformers maps it
@@ -104,8 +104,8 @@ def export_model2vec(model_dir: str | Path, output: str | Path, metrics: str | P
 
     Raises:
         SentembError: an unreadable model, a model that is not a word average (the paraphrastic encoders: export
-            their static students, ``models/NAME-static``), one that removes a common component, or settings the
-            tokenizer cannot express.
+            their static students, ``models/NAME-static``), one that removes a common component
+            (:func:`~sentemb.inference.export.owned_word_vectors`), or settings the tokenizer cannot express.
     """
     from safetensors.numpy import save_file
 
@@ -114,16 +114,10 @@ def export_model2vec(model_dir: str | Path, output: str | Path, metrics: str | P
         raise SentembError(f"{model_dir}: a {type(model).__name__} is not a word average; model2vec holds static "
                            "word vectors (export the model's static student, models/NAME-static, or use --format "
                            "sentence-transformers)")
-    vectors = np.array(model.vectors.vectors, dtype=np.float32)  # a copy: the saved vectors are memory-mapped
-    if isinstance(model, WeightedAverageModel):
-        if model.component_fit != "none":
-            raise SentembError(f"{model_dir}: removes a common component after averaging (component_fit: "
-                               f"{model.component_fit}), which model2vec's model cannot; use --format "
-                               "sentence-transformers")
-        vectors = vectors * model.weights[:, None]
-    words = list(model.vectors.words)
+    owned, _ = owned_word_vectors(model, model_dir)  # weights baked in; a common component refused
+    words = list(owned.words)
     tokenizer = treebank_tokenizer(words, model.text)
-    embeddings = np.vstack([np.zeros((1, model.dim), dtype=np.float32), vectors])
+    embeddings = np.vstack([np.zeros((1, model.dim), dtype=np.float32), np.asarray(owned.vectors, dtype=np.float32)])
     config = {"model_type": "model2vec", "architectures": ["StaticModel"], "tokenizer_name": None,
               "apply_pca": None, "apply_zipf": False, "hidden_dim": model.dim, "seq_length": 1000000,
               "normalize": False, "sentemb": {"model": model.name, "text": model.text.to_dict()}}
