@@ -2,7 +2,9 @@
 tokenised once as the corpus was → data/harness/senteval_tokens.json. harness-TYPE: every evaluated model of one saved
 type (word_average, weighted_average, paraphrastic) scored on STS 2012-2016 under the field's conventions (per-set
 mean, SentEval's wmean, pooled Pearson, MTEB's pooled Spearman), on the raw text and on SentEval's Moses tokens →
-metrics/harness/TYPE.csv; ``report``: those tables → reports/harness.md (:mod:`sentemb.reporting.harness`)."""
+metrics/harness/TYPE.csv, and each one's encoding speed (params ``speed``; this machine's, varying by run) →
+metrics/speed/TYPE.csv; ``report``: those tables and the static frontier → reports/harness.md and
+reports/figures/harness/ (:mod:`sentemb.reporting.harness`, :mod:`sentemb.reporting.frontier`)."""
 
 from _common import corpus_text, params, run
 
@@ -12,21 +14,22 @@ from sentemb.core.atomic import atomic_open
 from sentemb.core.data.benchmarks import STS_YEARS, load_benchmarks
 from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.config import EvaluateConfig
-from sentemb.core.models.format import read_config
 from sentemb.core.text import load_token_cache
+from sentemb.reporting.config import EncodeSpeedConfig
+from sentemb.reporting.frontier import speed_sentences, speed_table
 from sentemb.reporting.harness import harness_report, harness_scores, write_senteval_token_cache
 from sentemb.reporting.workspace import Workspace
 
 TYPES = ("word_average", "weighted_average", "paraphrastic")
 TOKENS = "data/harness/senteval_tokens.json"
+TABLES = ("harness", "speed")  # metrics/TABLE/TYPE.csv: the scores under each convention, the encoding speed
 
 
 def main(kind: str) -> None:
     if kind == "report":
-        frame = pd.concat([pd.read_csv(f"metrics/harness/{t}.csv") for t in TYPES], ignore_index=True)
-        with atomic_open("reports/harness.md") as fh:
-            fh.write(harness_report(frame))
-        print(f"harness: reports/harness.md, {frame['model'].nunique()} models")
+        frame, speed = (pd.concat([pd.read_csv(f"metrics/{what}/{t}.csv") for t in TYPES]) for what in TABLES)
+        harness_report(frame, speed, Workspace().means("STS12-15")).write("reports", "harness")
+        print(f"harness: reports/harness.md, {frame['model'].nunique()} models, the static frontier")
         return
     if kind not in (*TYPES, "tokens"):
         raise SentembError(f"unknown model type {kind!r} (expected one of {', '.join(TYPES)}, tokens or report)")
@@ -38,12 +41,14 @@ def main(kind: str) -> None:
         return
     for cache in ("data/benchmarks/tokens.json", TOKENS):  # both texts tokenised once, not once per model
         load_token_cache(cache)
-    names = Workspace().evaluated_models()
-    models = [f"models/{n}" for n in names if read_config(f"models/{n}").get("type") == kind]
-    frame = harness_scores(models, load_benchmarks("data/raw", years), config.oov)
-    with atomic_open(f"metrics/harness/{kind}.csv", newline="") as fh:
-        frame.to_csv(fh, index=False)
-    print(f"harness {kind}: {len(models)} models, STS {', '.join(years)}")
+    models = [f"models/{n}" for n in Workspace().evaluated_models(kind)]
+    datasets, speed = load_benchmarks("data/raw", years), params("speed", EncodeSpeedConfig)
+    frame = harness_scores(models, datasets, config.oov)
+    rates = speed_table(models, speed_sentences(datasets, speed.sentences), speed.rounds)
+    for what, table in zip(TABLES, (frame, rates), strict=True):
+        with atomic_open(f"metrics/{what}/{kind}.csv", newline="") as fh:
+            table.to_csv(fh, index=False)
+    print(f"harness {kind}: {len(models)} models, STS {', '.join(years)}, speed on {speed.sentences:,} sentences")
 
 
 if __name__ == "__main__":

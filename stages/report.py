@@ -5,7 +5,7 @@ metrics/claims/PAPER.json (kenter2016 also reports/kenter2016_training_amount.cs
 
 from _common import params, run
 
-from sentemb.core.atomic import atomic_open, atomic_path, write_json
+from sentemb.core.atomic import atomic_open, write_json
 from sentemb.core.errors import SentembError
 from sentemb.reporting.bollegala2018 import bollegala2018_report
 from sentemb.reporting.claims import ALPHA
@@ -34,12 +34,7 @@ def main(paper: str) -> None:
         report = wieting2016_report(ws, config)
     else:
         report = wieting2017_report(ws, config, params("supervised", SupervisedConfig))
-    with atomic_path(f"reports/figures/{paper}") as tmp:
-        tmp.mkdir(parents=True)
-        for name, svg in report.figures.items():
-            (tmp / name).write_text(svg, encoding="utf-8")
-    with atomic_open(f"reports/{paper}.md") as fh:
-        fh.write(report.markdown)
+    report.write("reports", paper)
     write_json(f"metrics/claims/{paper}.json", {"paper": paper, "alpha": ALPHA, "claims": report.claims})
     print(f"report {paper}: reports/{paper}.md, {len(report.claims)} claims, {len(report.figures)} figures")
 

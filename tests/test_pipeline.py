@@ -210,7 +210,8 @@ def test_each_report_renders_its_claims_ledger(smoke):
 @pytest.mark.slow
 def test_the_harness_table_scores_every_model_under_each_convention(smoke):
     """The harness stages: on the raw text the per-set mean is the evaluation's own figure; SentEval's tokens change
-    the text each model reads; the report lists every evaluated model."""
+    the text each model reads; the report lists every evaluated model; every model is timed, and the static
+    frontier (each teacher beside its student) is a section and a figure of the report."""
     import pandas as pd
 
     frame = pd.concat([pd.read_csv(p) for p in sorted((smoke / "metrics" / "harness").glob("*.csv"))])
@@ -224,6 +225,12 @@ def test_the_harness_table_scores_every_model_under_each_convention(smoke):
     assert (moses["mean"] != raw["mean"]).any() and (raw["no_known_word"] > 0).any()  # the slice's small vocabulary
     report = _read(smoke, "reports/harness.md")
     assert all(f"| `{m}` |" in report for m in evaluated) and "MTEB's main STS score" in report
+    speed = pd.concat([pd.read_csv(p) for p in sorted((smoke / "metrics" / "speed").glob("*.csv"))])
+    assert set(speed["model"]) == evaluated and (speed["sentences_per_s"] > 0).all()  # every model timed
+    teachers = [m for m in evaluated if f"{m}-static" in evaluated]
+    assert teachers and all(f"| {m} |" in report for m in teachers)  # the frontier's teacher/student rows
+    assert "(figures/harness/static_frontier.svg)" in report
+    assert (smoke / "reports/figures/harness/static_frontier.svg").read_text().startswith("<?xml")
 
 
 @pytest.mark.slow

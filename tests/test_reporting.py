@@ -150,8 +150,11 @@ def test_a_scores_file_without_its_results_is_another_runs_and_left_out(tmp_path
     for name in ("avg-random", "gran-random"):
         write(f"metrics/supervised/{name}.json", json.dumps({"sts": {"test": 70.0}, "sick": {"test": 80.0}}))
     (tmp_path / "results/supervised/avg-random").mkdir(parents=True)
+    write("models/built/config.json", json.dumps({"type": "word_average"}))
     ws = Workspace(tmp_path)
     assert ws.evaluated_models() == ["built"] and not ws.evaluated("full-run-only")
+    assert ws.evaluated_models("word_average") == ["built"] and ws.evaluated_models("paraphrastic") == []
+    assert ws.means("STS12-15") == {"built": 50.0} and ws.means("STS16") == {}
     assert headline(tmp_path) == {"built": {"STS12-15": 50.0, "all": 40.0},
                                   "supervised/avg-random": {"sts": 70.0, "sick": 80.0}}
 
@@ -190,3 +193,50 @@ def test_kenter_norm_claims_find_the_short_and_the_long_words(tmp_path):
     pd.DataFrame({"end": ["lowest", "highest"], "position": [1, 1], "word": ["unseen", "I"]}).to_csv(path, index=False)
     _, claims = norms_evidence(table, read_norm_lists(path, lowercase=False))  # "I" is not "i"
     assert [c["p"] is None for c in claims] == [True, True]
+
+
+def test_the_frontier_times_every_kind_of_model_on_one_thread(tmp_path):
+    """speed_table loads and times each saved type, torch on one thread while it times and as it was afterwards;
+    speed_sentences keeps the first distinct STS 2012-2015 sentences in file order."""
+    from helpers import toy_models
+
+    import torch
+
+    from sentemb.core.data.benchmarks import STSDataset
+    from sentemb.reporting.frontier import encoding_speed, speed_sentences, speed_table
+
+    models = toy_models(tmp_path)
+    sets = [STSDataset("STS16", "x", ["zz"], ["zz"], np.ones(1), "x"),  # not STS 2012-2015: left out
+            STSDataset("STS12", "a", ["a man plays", "guitar"], ["a man plays", "man"], np.ones(2), "a")]
+    sentences = speed_sentences(sets, 3)
+    assert sentences == ["a man plays", "guitar", "man"] and speed_sentences(sets, 2) == sentences[:2]
+    threads = torch.get_num_threads()
+    table = speed_table([models / n for n in ("avg", "nws", "gran")], sentences * 50, rounds=2)
+    assert torch.get_num_threads() == threads
+    assert list(table["model"]) == ["avg", "nws", "gran"] and (table["sentences_per_s"] > 0).all()
+    assert set(table["sentences"]) == {150} and set(table["rounds"]) == {2}
+    with pytest.raises(ValueError, match="rounds"):
+        encoding_speed(None, sentences, 0)
+
+
+def test_the_frontier_pairs_each_teacher_with_its_student_and_draws_them():
+    """The table's kinds, the teacher/student pairs (score difference, speed-up), the section's table and figure
+    link, and the figure: SVG with a point per model, the same bytes for the same numbers."""
+    import pandas as pd
+
+    from sentemb.reporting.frontier import frontier_figure, frontier_section, frontier_table, teacher_student_pairs
+
+    speed = pd.DataFrame({"model": ["glove", "para-gran", "para-gran-static", "untimed-elsewhere"],
+                          "sentences": 1000, "rounds": 3, "sentences_per_s": [60_000.0, 3_000.0, 66_000.0, 1.0]})
+    sts = {"glove": 32.4, "para-gran": 67.9, "para-gran-static": 66.0, "no-speed": 50.0}
+    table = frontier_table(speed, sts)
+    assert dict(table["kind"]) == {"glove": "other", "para-gran": "teacher", "para-gran-static": "student"}
+    pairs = teacher_student_pairs(table)
+    assert list(pairs.index) == ["para-gran"]
+    assert pairs.loc["para-gran", "student − teacher"] == pytest.approx(-1.9)
+    assert pairs.loc["para-gran", "speed-up"] == pytest.approx(22.0)
+    section = frontier_section(table, speed, "figures/harness/static_frontier.svg")
+    assert "| para-gran | 67.90 | 66.00 | -1.90 | 22.0× |" in section
+    assert "1,000 first distinct" in section and "(figures/harness/static_frontier.svg)" in section
+    svg = frontier_figure(table)
+    assert svg.startswith("<?xml") and svg == frontier_figure(table.copy()) and "para-gran" in svg

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import matplotlib
 
@@ -18,6 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from sentemb.core.atomic import atomic_open, atomic_path
 from sentemb.reporting.claims import resolve_claims
 
 STYLE = {"svg.hashsalt": "sentemb", "svg.fonttype": "none", "font.size": 9, "axes.spines.top": False,
@@ -38,8 +40,19 @@ class Report:
     figures: dict[str, str] = field(default_factory=dict)
     claims: list[dict] = field(default_factory=list)
 
+    def write(self, reports: str | Path, name: str) -> None:
+        """Write ``REPORTS/NAME.md`` and ``REPORTS/figures/NAME/`` (replacing the folder whole), each atomically: an
+        interruption leaves the old files or the new, never a mix within one."""
+        with atomic_path(Path(reports) / "figures" / name) as tmp:
+            tmp.mkdir(parents=True)
+            for file, svg in self.figures.items():
+                (tmp / file).write_text(svg, encoding="utf-8")
+        with atomic_open(Path(reports) / f"{name}.md") as fh:
+            fh.write(self.markdown)
 
-def _svg(fig) -> str:
+
+def svg_text(fig) -> str:
+    """The figure as SVG text (no date, so the same numbers give the same bytes), the figure closed."""
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
     plt.close(fig)
@@ -63,7 +76,7 @@ def dataset_bars(scores: pd.DataFrame, title: str, xlabel: str = "Pearson r × 1
         ax.set_title(title)
         ax.grid(axis="x", linewidth=0.3)
         ax.legend(fontsize=7, loc="lower right", frameon=False)
-        return _svg(fig)
+        return svg_text(fig)
 
 
 def curves(lines: dict[str, pd.Series], title: str, xlabel: str, ylabel: str, log_x: bool = False,
@@ -85,7 +98,7 @@ def curves(lines: dict[str, pd.Series], title: str, xlabel: str, ylabel: str, lo
         ax.grid(linewidth=0.3)
         if len(lines) > 1:
             ax.legend(fontsize=7, frameon=False)
-        return _svg(fig)
+        return svg_text(fig)
 
 
 def norms_by_frequency(norms: pd.DataFrame, marked: dict[str, list[str]], title: str, bins: int = 24) -> str:
@@ -118,7 +131,7 @@ def norms_by_frequency(norms: pd.DataFrame, marked: dict[str, list[str]], title:
         ax.set_title(title)
         ax.grid(linewidth=0.3)
         ax.legend(fontsize=7, frameon=False)
-        return _svg(fig)
+        return svg_text(fig)
 
 
 def figure_link(paper: str, name: str, caption: str) -> str:

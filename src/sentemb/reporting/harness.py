@@ -34,8 +34,11 @@ from sentemb.core.evaluation.sts import correlations, cosine_scores
 from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
 from sentemb.core.text import TextConfig, write_token_cache
+from sentemb.reporting.figures import Report
+from sentemb.reporting.frontier import frontier_figure, frontier_section, frontier_table
 
 CONVENTIONS = ("mean", "wmean", "pooled_pearson", "pooled_spearman")
+FRONTIER_FIGURE = "static_frontier.svg"
 TEXTS = ("raw", "senteval")
 
 
@@ -145,9 +148,16 @@ def harness_scores(models: list[str | Path], datasets: list[STSDataset], oov: st
     return frame.round({c: 4 for c in CONVENTIONS})
 
 
-def harness_report(frame: pd.DataFrame) -> str:
+def harness_report(frame: pd.DataFrame, speed: pd.DataFrame, sts: dict[str, float]) -> Report:
     """``reports/harness.md``: per model the mean over the years of each convention, raw and SentEval text, and the
-    spread of the conventions (the largest minus the smallest) on the raw text."""
+    spread of the conventions (the largest minus the smallest) on the raw text; then the static frontier
+    (:mod:`sentemb.reporting.frontier`) with its figure, ``figures/harness/static_frontier.svg``.
+
+    Args:
+        frame: :func:`harness_scores`'s rows of every model.
+        speed: :func:`~sentemb.reporting.frontier.speed_table`'s rows of every model.
+        sts: model → STS12-15 mean Pearson ×100 (the evaluation's).
+    """
     years = sorted(frame["year"].unique())
     means = frame.groupby(["model", "text"], sort=False)[list(CONVENTIONS)].mean().unstack("text")
     missing = frame[frame["text"] == "raw"].groupby("model", sort=False)["no_known_word"].sum()
@@ -161,7 +171,8 @@ def harness_report(frame: pd.DataFrame) -> str:
     spread = means.xs("raw", axis=1, level="text")
     spread = (spread.max(axis=1) - spread.min(axis=1))
     shift = (means.xs("senteval", axis=1, level="text")["mean"] - means.xs("raw", axis=1, level="text")["mean"])
-    return "\n".join([
+    frontier = frontier_table(speed, sts)
+    markdown = "\n".join([
         "# The harness table: one model, four conventions, two tokenisations", "",
         f"Each cell is the mean over {', '.join(years)} of one way of scoring the same cosine similarities (×100). "
         "`mean`: the mean over a year's sets of Pearson's r, what the four papers and SentEval's \"mean\" report "
@@ -176,4 +187,6 @@ def harness_report(frame: pd.DataFrame) -> str:
         "papers says nothing about the models until both are scored one way.", "",
         *lines, "",
         "Per year: `metrics/harness/*.csv`. Written by the `harness` stages (`dvc repro report-harness`).", "",
+        frontier_section(frontier, speed, f"figures/harness/{FRONTIER_FIGURE}"),
     ])
+    return Report(markdown, {FRONTIER_FIGURE: frontier_figure(frontier)})

@@ -20,6 +20,7 @@ import pandas as pd
 
 from sentemb.core.atomic import read_json
 from sentemb.core.errors import SentembError
+from sentemb.core.models.format import read_config
 from sentemb.core.models.word_averaging import load_word_vectors
 from sentemb.core.models.word_vectors import WordVectors
 
@@ -54,10 +55,18 @@ class Workspace:
         return ((self.root / f"metrics/models/{model}.datasets.csv").is_file()
                 and (self.root / f"results/{model}/model.json").is_file())
 
-    def evaluated_models(self) -> list[str]:
-        """Every model this workspace's run evaluated (:meth:`evaluated`), in name order."""
+    def evaluated_models(self, saved_type: str | None = None) -> list[str]:
+        """Every model this workspace's run evaluated (:meth:`evaluated`), in name order; with ``saved_type``
+        (``word_average``, ``weighted_average``, ``paraphrastic``) only the models saved as that type."""
         names = (p.name.removesuffix(".json") for p in (self.root / "metrics" / "models").glob("*.json"))
-        return sorted(n for n in names if self.evaluated(n))
+        return sorted(n for n in names if self.evaluated(n) and (
+            saved_type is None or read_config(self.root / "models" / n).get("type") == saved_type))
+
+    def means(self, aggregate: str = "STS12-15") -> dict[str, float]:
+        """Every evaluated model's mean Pearson ×100 over ``aggregate`` (a key of the evaluation's aggregates:
+        ``STS12-15``, ``all`` …), the models whose run has no such sets left out."""
+        scores = {m: self.metrics(m) for m in self.evaluated_models()}
+        return {m: s[aggregate]["pearson"] for m, s in scores.items() if aggregate in s}
 
     def supervised_runs(self) -> list[str]:
         """Every supervised run of this workspace: ``metrics/supervised/NAME.json`` beside ``results/supervised/NAME/``

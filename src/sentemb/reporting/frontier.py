@@ -1,0 +1,164 @@
+"""The static frontier: each evaluated model's STS12-15 score against its encoding speed, every paraphrastic teacher
+beside its static student (model2vec's distillation, ``models/TEACHER-static``), on one corpus (issue "Into the
+ecosystem", item 5; Tulkens & van Dongen's model2vec makes the same trade on other corpora).
+
+Speed is measured as the evaluation runs a model: ``load_model(directory).encode`` on the first N distinct
+sentences of STS 2012-2015 with the benchmark token cache loaded (every model reads the same tokens, so the time is
+the encoder's), one process, torch and numpy's BLAS on one thread, after one warm-up call, best of R rounds. The
+figures are this machine's and vary by run, unlike every other output of the pipeline (docs/choices.md, determinism):
+the harness stages write them to ``metrics/speed/TYPE.csv`` beside the scores, and only the frontier reads them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from sentemb.core.data.benchmarks import STSDataset
+from sentemb.core.models import load_model
+from sentemb.reporting.figures import STYLE, svg_text
+from sentemb.reporting.tables import to_markdown
+
+STUDENT = "-static"
+"""A static student's name: its teacher's name and this suffix (the ``student`` stages)."""
+
+KENTER_YEARS = ("STS12", "STS13", "STS14", "STS15")
+
+
+def speed_sentences(datasets: list[STSDataset], n: int) -> list[str]:
+    """The first ``n`` distinct sentences of the STS 2012-2015 sets of ``datasets``, in file order (fewer when the
+    sets hold fewer)."""
+    sentences = (s for d in datasets if d.group in KENTER_YEARS for s in (*d.sentences1, *d.sentences2))
+    return list(dict.fromkeys(sentences))[:n]
+
+
+def encoding_speed(model, sentences: list[str], rounds: int) -> float:
+    """Sentences per second of ``model.encode(sentences)``, best of ``rounds`` after one warm-up call on the first
+    100 (lazy tables, torch's first call). Run it inside :func:`one_thread`.
+
+    Raises:
+        ValueError: no sentences or ``rounds`` below 1.
+    """
+    if not sentences or rounds < 1:
+        raise ValueError(f"encoding_speed: need sentences and rounds >= 1 (got {len(sentences)}, {rounds})")
+    model.encode(sentences[:100])
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        model.encode(sentences)
+        best = min(best, time.perf_counter() - start)
+    return len(sentences) / best
+
+
+def speed_table(directories: list[str | Path], sentences: list[str], rounds: int) -> pd.DataFrame:
+    """:func:`encoding_speed` of each saved model, one thread for torch (and so for the compiled kernels, which
+    follow torch's count) and for numpy's BLAS.
+
+    Returns:
+        Columns ``model`` (the directory's name), ``sentences``, ``rounds``, ``sentences_per_s`` (float, 1 decimal).
+    """
+    rows = []
+    with threadpool_limits(limits=1):
+        for directory in directories:
+            model = load_model(directory)
+            torch = sys.modules.get("torch")  # imported by the models that run on torch, and only by them
+            threads = torch.get_num_threads() if torch else None
+            if torch:
+                torch.set_num_threads(1)
+            try:
+                rate = encoding_speed(model, sentences, rounds)
+            finally:
+                if torch:
+                    torch.set_num_threads(threads)
+            rows.append({"model": Path(directory).name, "sentences": len(sentences), "rounds": rounds,
+                         "sentences_per_s": round(rate, 1)})
+    return pd.DataFrame(rows, columns=["model", "sentences", "rounds", "sentences_per_s"])
+
+
+def frontier_table(speed: pd.DataFrame, sts: dict[str, float]) -> pd.DataFrame:
+    """One row per model with both a speed and a score.
+
+    Args:
+        speed: :func:`speed_table`'s rows (several frames concatenated).
+        sts: model → STS12-15 mean Pearson ×100.
+
+    Returns:
+        Indexed by model: ``kind`` (``teacher``: a model whose student is in the table; ``student``; ``other``),
+        ``STS12-15``, ``sentences_per_s``.
+    """
+    table = speed.set_index("model")[["sentences_per_s"]]
+    table = table[table.index.isin(list(sts))].assign(**{"STS12-15": lambda t: [sts[m] for m in t.index]})
+    names = set(table.index)
+    table["kind"] = ["student" if m.endswith(STUDENT) else "teacher" if m + STUDENT in names else "other"
+                     for m in table.index]
+    return table[["kind", "STS12-15", "sentences_per_s"]].sort_index()
+
+
+def teacher_student_pairs(table: pd.DataFrame) -> pd.DataFrame:
+    """Each teacher of :func:`frontier_table` beside its student.
+
+    Returns:
+        Indexed by teacher: ``teacher``, ``student`` (STS12-15), ``student − teacher`` (points), ``speed-up`` (the
+        student's sentences/s over the teacher's).
+    """
+    teachers = table.index[table["kind"] == "teacher"]
+    students = teachers + STUDENT
+    teacher, student = table.loc[teachers], table.loc[students].set_axis(teachers)
+    return pd.DataFrame({"teacher": teacher["STS12-15"], "student": student["STS12-15"],
+                         "student − teacher": student["STS12-15"] - teacher["STS12-15"],
+                         "speed-up": student["sentences_per_s"] / teacher["sentences_per_s"]}).rename_axis("model")
+
+
+def frontier_figure(table: pd.DataFrame) -> str:
+    """STS12-15 against sentences/s (log scale), a marker per kind and an arrow from each teacher to its student.
+
+    Returns:
+        The SVG text (:mod:`sentemb.reporting.figures`: the same bytes for the same numbers).
+    """
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        for kind, marker in (("other", "o"), ("teacher", "s"), ("student", "^")):
+            part = table[table["kind"] == kind]
+            ax.scatter(part["sentences_per_s"], part["STS12-15"], marker=marker, s=18, label=kind, zorder=3)
+        for teacher in table.index[table["kind"] == "teacher"]:
+            a, b = table.loc[teacher], table.loc[teacher + STUDENT]
+            ax.annotate("", (b["sentences_per_s"], b["STS12-15"]), (a["sentences_per_s"], a["STS12-15"]),
+                        arrowprops={"arrowstyle": "->", "linewidth": 0.6, "color": "grey"})
+            ax.annotate(teacher, (a["sentences_per_s"], a["STS12-15"]), fontsize=6, xytext=(3, -8),
+                        textcoords="offset points")
+        ax.set_xscale("log")
+        ax.set_xlabel("sentences/s, one thread (log scale)")
+        ax.set_ylabel("STS12-15, mean Pearson r × 100")
+        ax.set_title("Quality against encoding speed: teachers → their static students")
+        ax.grid(linewidth=0.3)
+        ax.legend(fontsize=7, frameon=False)
+        return svg_text(fig)
+
+
+def frontier_section(table: pd.DataFrame, speed: pd.DataFrame, figure: str) -> str:
+    """The harness report's section on the static frontier: the teacher/student table and the figure's link.
+
+    Args:
+        table: :func:`frontier_table`'s.
+        speed: the rows it was built from (their ``sentences`` and ``rounds``).
+        figure: the figure's path relative to the report.
+    """
+    pairs = teacher_student_pairs(table)
+    shown = pairs.assign(**{"speed-up": pairs["speed-up"].map(lambda v: f"{v:.1f}×")}).reset_index()
+    n, rounds = int(speed["sentences"].max()), int(speed["rounds"].max())
+    rates = table.groupby("kind")["sentences_per_s"]
+    span = ", ".join(f"{k}s {lo:,.0f}-{hi:,.0f}" for k, (lo, hi) in rates.agg(["min", "max"]).iterrows())
+    return "\n".join([
+        "## The static frontier: quality against encoding speed", "",
+        "Each paraphrastic teacher beside its static student (model2vec's distillation: every vocabulary word encoded "
+        "alone, PCA, SIF weights; `student` stages), STS12-15 mean Pearson ×100 from the evaluation. Encoding speed: "
+        f"`encode` on the {n:,} first distinct STS 2012-2015 sentences with the token cache loaded, one thread, best "
+        f"of {rounds} (params `speed`; this machine's figures, which vary by run: {span} sentences/s).", "",
+        to_markdown(shown) if len(shown) else "No teacher with a student in this run.", "",
+        f"![STS12-15 against sentences/s, each teacher → its student]({figure})", "",
+    ])
