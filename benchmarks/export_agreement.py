@@ -33,7 +33,8 @@ from scipy import stats
 from sentence_transformers import SentenceTransformer
 
 from sentemb.core.data.benchmarks import load_benchmarks
-from sentemb.core.evaluation.sts import aggregate, cosine_scores, evaluate
+from sentemb.core.evaluation.cosine import cosine_scores
+from sentemb.core.evaluation.sts import aggregate, evaluate
 from sentemb.core.models import load_model
 from sentemb.interop.sentence_transformers import export_sentence_transformers
 

@@ -6,7 +6,8 @@ from scipy import stats
 
 from sentemb.core.data.benchmarks import load_benchmarks, read_sick, read_sts_pairs, read_stsb
 from sentemb.core.errors import SentembError
-from sentemb.core.evaluation.sts import Evaluation, aggregate, correlations, cosine_scores, evaluate
+from sentemb.core.evaluation.cosine import cosine_scores
+from sentemb.core.evaluation.sts import Evaluation, aggregate, correlations, evaluate
 
 # scored pairs per dataset, as published by the organisers (and in the data PROVENANCE)
 PUBLISHED = {
@@ -71,11 +72,13 @@ def test_empty_gold_lines_are_dropped_not_scored(tmp_path):
 
 
 def test_correlations_match_scipy():
+    """pandas' Pearson and Spearman (average ranks for ties, as STS gold scores have) are scipy's to 1e-12."""
     rng = np.random.default_rng(0)
     x, y = rng.normal(size=50), rng.normal(size=50)
-    r, rho = correlations(x, y)
-    assert r == pytest.approx(stats.pearsonr(x, y)[0] * 100)
-    assert rho == pytest.approx(stats.spearmanr(x, y)[0] * 100)
+    for pred, gold in ((x, y), (x, np.round(y * 2) / 2), (np.round(x, 1), rng.integers(0, 6, size=50) * 1.0)):
+        r, rho = correlations(pred, gold)
+        assert r == pytest.approx(stats.pearsonr(pred, gold)[0] * 100, rel=1e-12, abs=1e-12)
+        assert rho == pytest.approx(stats.spearmanr(pred, gold)[0] * 100, rel=1e-12, abs=1e-12)
     assert correlations(np.zeros(5), y[:5]) == (0.0, 0.0)  # constant prediction: 0, not NaN
 
 
@@ -207,6 +210,7 @@ def test_word_similarity_of_its_rows_alone_is_that_of_the_whole_vocabulary():
     case forms included (gensim takes a word's first form)."""
     from gensim.test.utils import datapath
 
+    import sentemb.core.evaluation.word_similarity as word_similarity_module
     from sentemb.core.evaluation.word_similarity import (
         WORD_SIMILARITY,
         word_similarity,
@@ -226,6 +230,7 @@ def test_word_similarity_of_its_rows_alone_is_that_of_the_whole_vocabulary():
     scores = word_similarity(every)  # over the rows alone
     kv = every.keyed_vectors()  # gensim over the whole vocabulary
     for name, file in WORD_SIMILARITY.items():
+        assert str(word_similarity_module.datapath(file)) == datapath(file)  # gensim's file, found without gensim
         pearson, spearman, oov = kv.evaluate_word_pairs(datapath(file), restrict_vocab=len(kv))
         assert scores[name]["spearman"] == round(float(spearman[0]) * 100, 2)
         assert scores[name]["pearson"] == round(float(pearson[0]) * 100, 2)

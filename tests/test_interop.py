@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 from sentemb.cli import app
 from sentemb.core.data.benchmarks import load_benchmarks
 from sentemb.core.errors import SentembError
-from sentemb.core.evaluation.sts import aggregate, cosine_scores, evaluate
+from sentemb.core.evaluation.cosine import cosine_scores
+from sentemb.core.evaluation.sts import aggregate, evaluate
 from sentemb.core.models import load_model
 from sentemb.interop.sentence_transformers import SentembTokenizer
 from sentemb.salience.model import save_weighted_average_model

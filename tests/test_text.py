@@ -58,7 +58,7 @@ def test_strip_punctuation_drops_what_the_siamese_cbow_authors_drop():
 def test_nltk_regexes_run_untimed_with_the_same_tokens(shared, monkeypatch):
     """Without NLTK's wall-clock cap on its regular expressions (sentemb.core.text._untimed_nltk_regexes) the tokens are
     those of the capped engine, both tokenizers, on Wikipedia and Gutenberg sentences."""
-    from nltk import redos
+    import sys
 
     from sentemb.core.data.documents import iter_documents
 
@@ -69,6 +69,48 @@ def test_nltk_regexes_run_untimed_with_the_same_tokens(shared, monkeypatch):
     assert len(sentences) > 1000
     configs = [TEXT, TEXT.model_copy(update={"tokenizer": "wordpunct", "lowercase": False})]
     untimed = [[tokenize(s, c) for s in sentences] for c in configs]
+    redos = sys.modules["nltk.redos"]  # loaded by the tokenizers (sentemb.core.text._nltk_tokenizers)
     assert redos.DEFAULT_TIMEOUT is None
     monkeypatch.setattr(redos, "DEFAULT_TIMEOUT", 5.0)  # NLTK's own default
     assert untimed == [[tokenize(s, c) for s in sentences] for c in configs]
+
+
+_TOKENS_OF_STS16 = r"""
+import json, sys
+if sys.argv[2] == "nltk-first":
+    import nltk  # noqa: F401  (NLTK's own package import first: the tokenizer modules as NLTK loads them)
+from helpers import TEXT
+from sentemb.core.data.benchmarks import load_benchmarks
+from sentemb.core.text import tokenize
+sentences = sorted({s for d in load_benchmarks(sys.argv[1], ["STS16"]) for s in (*d.sentences1, *d.sentences2)})
+configs = [TEXT, TEXT.model_copy(update={"tokenizer": "wordpunct", "lowercase": False})]
+tokens = [[tokenize(s, c) for s in sentences] for c in configs]
+heavy = sorted(m for m in ("nltk", "scipy", "sklearn", "nltk.metrics") if m in sys.modules)
+import nltk  # a later import of NLTK itself still works, and takes the modules already loaded
+from nltk.tokenize import NLTKWordTokenizer, wordpunct_tokenize
+same = [NLTKWordTokenizer().tokenize("isn't it") == ["is", "n't", "it"],
+        wordpunct_tokenize("isn't") == ["isn", "'", "t"]]
+print(json.dumps({"tokens": tokens, "heavy": heavy, "same": same}))
+"""
+
+
+def test_the_tokenizers_load_without_nltks_package_import_and_tokenise_alike(shared):
+    """Tokenising loads NLTK's tokenizer modules, not its package (which brings scipy and scikit-learn): STS 2016
+    tokenised so in one process and after a plain ``import nltk`` in another gives the same tokens, both
+    tokenizers; NLTK imported afterwards works as usual."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).parent
+
+    def run(mode: str) -> dict:
+        res = subprocess.run([sys.executable, "-c", _TOKENS_OF_STS16, str(shared), mode], cwd=tests,
+                             capture_output=True, text=True, check=True)
+        return json.loads(res.stdout)
+
+    light, plain = run("light"), run("nltk-first")
+    assert light["heavy"] == [] and "nltk" in plain["heavy"]
+    assert light["tokens"] == plain["tokens"] and sum(map(len, light["tokens"][0])) > 10_000
+    assert light["same"] == plain["same"] == [True, True]

@@ -18,8 +18,13 @@ def test_min_count_and_order(tmp_path):
 def test_bad_vocabularies_are_clear_errors(tmp_path):
     with pytest.raises(SentembError, match="empty vocabulary"):
         Vocabulary.from_counts(Counter({"a": 1}), min_count=5, max_size=None)
-    (tmp_path / "v.tsv").write_text("a\t3\nb three\n")
-    with pytest.raises(SentembError, match=r"v.tsv:2: malformed vocabulary line"):
+    for text, line in (("a\t3\nb three\n", 2), ("a\t3\nb\t1\t2\n", 2), ("a\t²\n", 1), ("a\t3\n\tb\n", 2),
+                       ("a\t3\nb\t\n", 2)):
+        (tmp_path / "v.tsv").write_text(text, encoding="utf-8")
+        with pytest.raises(SentembError, match=rf"v.tsv:{line}: malformed vocabulary line"):
+            Vocabulary.load(tmp_path / "v.tsv")
+    (tmp_path / "v.tsv").write_text("")
+    with pytest.raises(SentembError, match=r"v\.tsv: empty vocabulary file"):
         Vocabulary.load(tmp_path / "v.tsv")
     with pytest.raises(SentembError, match="missing vocabulary file"):
         Vocabulary.load(tmp_path / "none.tsv")

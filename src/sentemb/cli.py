@@ -53,7 +53,7 @@ def similarity(
     sentence2: str,
 ) -> None:
     """Cosine similarity of two sentences' embeddings (0 when either has no known word)."""
-    from sentemb.core.evaluation.sts import cosine_scores
+    from sentemb.core.evaluation.cosine import cosine_scores
     from sentemb.inference.files import refuse_per_set_component
 
     m = _load(model)

@@ -17,10 +17,14 @@ does 296k tokens/s against 190k with it (28,889 corpus sentences).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Literal
 
 from pydantic import Field
@@ -57,7 +61,44 @@ def text_config(value: object, source: str) -> TextConfig:
     return validate(TextConfig, value, source, "text")
 
 
-def _untimed_nltk_regexes() -> None:
+def _nltk_tokenizers() -> ModuleType:
+    """NLTK's ``nltk.tokenize.destructive`` (the Treebank tokenizer) and ``nltk.tokenize.regexp``
+    (``wordpunct_tokenize``) loaded from the installed NLTK without running its package initialisers, with the
+    regular-expression timer off (:func:`_untimed_nltk_regexes`). Returns ``nltk.tokenize.regexp``; the Treebank
+    tokenizer is ``sys.modules["nltk.tokenize.destructive"]``.
+
+    ``import nltk`` (and so ``from nltk.tokenize import …``) runs ``nltk/__init__.py``, which imports most of NLTK:
+    ``nltk.metrics`` brings scipy.stats, ``nltk.classify`` scikit-learn when installed, 2-3 s here, where the two
+    tokenizers need four small modules of their own (``nltk.redos``, ``nltk.internals``, ``nltk.tokenize.api``,
+    ``nltk.tokenize.util``: 0.1 s). So the two packages are entered as empty placeholders holding only their folder
+    (``__path__``) while the tokenizer modules load, then removed: the modules are NLTK's own files, unchanged, and a
+    later ``import nltk`` runs NLTK's initialisers as usual and reuses the modules already loaded
+    (``tests/test_text.py`` checks both, and the tokens against a plain ``from nltk.tokenize import …``). Where NLTK
+    is already imported, its modules are used as they are.
+    """
+    if "nltk" not in sys.modules:
+        spec = importlib.util.find_spec("nltk")
+        if spec is None or not spec.submodule_search_locations:
+            raise SentembError("the tokenizer needs NLTK: pip install 'nltk>=3.10,<3.11'")
+        folder = Path(next(iter(spec.submodule_search_locations)))
+        placeholders = {"nltk": ModuleType("nltk"), "nltk.tokenize": ModuleType("nltk.tokenize")}
+        placeholders["nltk"].__path__ = [str(folder)]
+        placeholders["nltk.tokenize"].__path__ = [str(folder / "tokenize")]
+        sys.modules.update(placeholders)
+        try:
+            for name in ("nltk.tokenize.destructive", "nltk.tokenize.regexp"):
+                importlib.import_module(name)
+        finally:
+            for name, package in placeholders.items():
+                if sys.modules.get(name) is package:
+                    del sys.modules[name]
+    for name in ("nltk.tokenize.destructive", "nltk.tokenize.regexp"):  # loaded above, or NLTK's own import's
+        importlib.import_module(name)
+    _untimed_nltk_regexes(sys.modules["nltk.redos"])
+    return sys.modules["nltk.tokenize.regexp"]
+
+
+def _untimed_nltk_regexes(redos: ModuleType) -> None:
     """Let NLTK's own regular expressions run without its wall-clock cap.
 
     NLTK ≥ 3.10 runs every pattern through ``nltk.redos``: the ``regex`` engine, each match under a timeout
@@ -66,27 +107,20 @@ def _untimed_nltk_regexes() -> None:
     module's documented default to ``None`` keeps the engine and the tokens (the same tokens on 28,889 corpus
     sentences; ``tests/test_text.py`` checks both tokenizers) and tokenises about 1.5× faster.
     """
-    from nltk import redos
-
     redos.DEFAULT_TIMEOUT = None
 
 
 @lru_cache(maxsize=1)
 def _treebank():
-    """NLTK's Treebank word tokenizer, imported on first use: importing nltk costs about half a second, which the
-    stages that never tokenise (most of them, evaluation reading the token cache) do not pay."""
-    from nltk.tokenize import NLTKWordTokenizer
-
-    _untimed_nltk_regexes()
-    return NLTKWordTokenizer()
+    """NLTK's Treebank word tokenizer (``NLTKWordTokenizer``), loaded on first use (:func:`_nltk_tokenizers`)."""
+    _nltk_tokenizers()
+    return sys.modules["nltk.tokenize.destructive"].NLTKWordTokenizer()
 
 
 @lru_cache(maxsize=1)
 def _wordpunct():
-    from nltk.tokenize import wordpunct_tokenize
-
-    _untimed_nltk_regexes()
-    return wordpunct_tokenize
+    """NLTK's ``wordpunct_tokenize``, loaded on first use (:func:`_nltk_tokenizers`)."""
+    return _nltk_tokenizers().wordpunct_tokenize
 
 
 def normalize(text: str) -> str:

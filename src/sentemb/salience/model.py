@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 from pydantic import Field, PositiveInt
 
 from sentemb.core.errors import SentembError
@@ -149,6 +148,8 @@ def save_weighted_average_model(
                                    info=info)
 
     def files(tmp: Path) -> None:
+        import pandas as pd  # writing only: loading a model never imports pandas
+
         frame = pd.DataFrame({"word": words, "weight": np.asarray(weights, dtype=np.float64),
                               "count": np.asarray(counts, dtype=np.int64)})
         frame.to_csv(tmp / WEIGHTS, sep="\t", index=False, float_format="%.8g", quoting=csv.QUOTE_NONE)
@@ -158,23 +159,38 @@ def save_weighted_average_model(
     write_model(directory, config.model_dump(), files)
 
 
-def read_weights(path: str | Path) -> pd.DataFrame:
-    """A ``weights.tsv`` as a DataFrame (word, weight, count).
+def read_weights(path: str | Path) -> tuple[list[str], np.ndarray]:
+    """A ``weights.tsv`` (header ``word<TAB>weight<TAB>count``, one word a line), read with the csv module (no
+    quoting: a quote is part of a word).
+
+    Returns:
+        ``(words, weights)``: the words in file order and their weights, float64 (n,).
 
     Raises:
-        SentembError: a missing file, missing columns, or a non-numeric weight (naming the line).
+        SentembError: a missing file, another header, a line without three fields or a weight that is not a number
+            (naming the line).
     """
     p = Path(path)
     if not p.is_file():
         raise SentembError(f"{p}: missing weights file")
-    frame = pd.read_csv(p, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False, dtype={"word": str})
-    if list(frame.columns[:3]) != ["word", "weight", "count"]:
-        raise SentembError(f"{p}: expected the columns word, weight, count (got {list(frame.columns)})")
-    weight = pd.to_numeric(frame["weight"], errors="coerce")
-    if weight.isna().any():
-        bad = int(np.flatnonzero(weight.isna().to_numpy())[0])
-        raise SentembError(f"{p}:{bad + 2}: weight is not a number ({frame['weight'].iloc[bad]!r})")
-    return frame.assign(weight=weight)
+    with open(p, encoding="utf-8", newline="") as fh:
+        rows = csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
+        header = next(rows, [])
+        if header[:3] != ["word", "weight", "count"]:
+            raise SentembError(f"{p}: expected the columns word, weight, count (got {header})")
+        words, weights = [], []
+        for n, row in enumerate(rows, start=2):
+            if len(row) < 3:
+                raise SentembError(f"{p}:{n}: expected word, weight and count (got {row})")
+            try:
+                weight = float(row[1])
+            except ValueError:
+                raise SentembError(f"{p}:{n}: weight is not a number ({row[1]!r})") from None
+            if weight != weight:  # NaN
+                raise SentembError(f"{p}:{n}: weight is not a number ({row[1]!r})")
+            words.append(row[0])
+            weights.append(weight)
+    return words, np.array(weights, dtype=np.float64)
 
 
 def load(directory: Path, config: dict) -> WeightedAverageModel:
@@ -187,11 +203,11 @@ def load(directory: Path, config: dict) -> WeightedAverageModel:
     """
     checked = model_config(WeightedAverageConfig, directory, config)
     vectors = load_word_vectors(sibling_model(directory, checked.vectors), what=f"{directory}/config.json: vectors")
-    frame = read_weights(model_file(directory, WEIGHTS))
+    words, read = read_weights(model_file(directory, WEIGHTS))
     weights = np.zeros(len(vectors), dtype=np.float32)
-    rows = frame["word"].map(vectors.index)
-    known = rows.notna().to_numpy()
-    weights[rows[known].astype(np.int64).to_numpy()] = frame["weight"].to_numpy()[known]
+    rows = np.array([vectors.index.get(w, -1) for w in words], dtype=np.int64)
+    known = rows >= 0
+    weights[rows[known]] = read[known]
     component = None
     if checked.component_fit == "corpus":
         path = model_file(directory, COMPONENT)

@@ -83,7 +83,7 @@ class Vocabulary:
         with open(p, encoding="utf-8") as fh:
             for n, line in enumerate(fh, start=1):
                 parts = line.rstrip("\n").split("\t")
-                if len(parts) != 2 or not parts[0] or not parts[1].isdigit():
+                if len(parts) != 2 or not parts[0] or not (parts[1].isascii() and parts[1].isdigit()):
                     raise SentembError(
                         f"{p}:{n}: malformed vocabulary line {line.rstrip()!r} (expected word<TAB>count)"
                     )

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
-from gensim.test.utils import datapath
 
+from sentemb.core.errors import SentembError
 from sentemb.core.models.word_vectors import WordVectors
 
 WORD_SIMILARITY = {"SimLex-999": "simlex999.txt", "WordSim-353": "wordsim353.tsv"}
+
+
+def datapath(file: str) -> Path:
+    """gensim's copy of a test data file (``gensim.test.utils.datapath``: ``gensim/test/test_data/FILE``), found
+    without importing gensim, which brings scipy (0.5 s and more) to every evaluation that never scores words."""
+    spec = importlib.util.find_spec("gensim")
+    if spec is None or not spec.submodule_search_locations:
+        raise SentembError("word similarity needs gensim's test data: pip install 'gensim>=4.3.3'")
+    return Path(next(iter(spec.submodule_search_locations))) / "test" / "test_data" / file
 
 
 def word_similarity(vectors: WordVectors) -> dict:
@@ -30,7 +41,7 @@ def word_similarity(vectors: WordVectors) -> dict:
     keyed = vectors.rows(rows).keyed_vectors() if len(rows) else None
     out = {}
     for name, file in WORD_SIMILARITY.items():
-        path = datapath(file)
+        path = str(datapath(file))
         with open(path, encoding="utf-8") as fh:
             n = sum(1 for line in fh if line.strip() and not line.startswith("#"))
         if keyed is None:  # no word of either dataset in the vocabulary
