@@ -202,3 +202,29 @@ def test_evaluate_your_own_pairs(models):
     assert float(row.split()[4]) == pytest.approx(100 * pearsonr(cos, [5, 1.5, 0, 3.2])[0], abs=0.006)
     res = _run("evaluate", models / "nws", "--pairs", models / "mine.tsv", "--scale", "0", "5")
     assert res.exit_code == 0 and "gold scale [0, 5] (--scale)" in res.stderr, res.output
+
+
+_SIMILARITY_IMPORTS = r"""
+import json, sys
+sys.argv = ["sentemb", "similarity", sys.argv[1], "a man plays guitar", "the man plays"]
+from sentemb.cli import main
+try:
+    main()
+except SystemExit as e:
+    assert not e.code, e.code
+print(json.dumps(sorted(m for m in ("torch", "scipy", "pandas", "gensim", "nltk", "numba") if m in sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("model", ["avg", "nws"])
+def test_similarity_of_an_average_imports_no_heavy_library(models, model):
+    """`sentemb similarity` on a word or weighted average loads none of torch, scipy, pandas, gensim, numba or NLTK's
+    package (each costs a user from 0.3 to 2 s a command: docs/speed.md, start-up), and prints the cosine."""
+    import json
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", _SIMILARITY_IMPORTS, str(models / model)], capture_output=True,
+                         text=True, check=True)
+    score, imported = res.stdout.splitlines()
+    assert json.loads(imported) == [] and -1 <= float(score) <= 1
