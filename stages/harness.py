@@ -16,8 +16,8 @@ from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.config import EvaluateConfig
 from sentemb.core.text import load_token_cache
 from sentemb.reporting.config import EncodeSpeedConfig
-from sentemb.reporting.frontier import speed_sentences, speed_table
-from sentemb.reporting.harness import harness_report, harness_scores, write_senteval_token_cache
+from sentemb.reporting.frontier import speed_sentences
+from sentemb.reporting.harness import harness_report, harness_tables, write_senteval_token_cache
 from sentemb.reporting.workspace import Workspace
 
 TYPES = ("word_average", "weighted_average", "paraphrastic")
@@ -43,8 +43,8 @@ def main(kind: str) -> None:
         load_token_cache(cache)
     models = [f"models/{n}" for n in Workspace().evaluated_models(kind)]
     datasets, speed = load_benchmarks("data/raw", years), params("speed", EncodeSpeedConfig)
-    frame = harness_scores(models, datasets, config.oov)
-    rates = speed_table(models, speed_sentences(datasets, speed.sentences), speed.rounds)
+    timed = speed_sentences(datasets, speed.sentences)
+    frame, rates = harness_tables(models, datasets, config.oov, timed, speed.rounds)
     for what, table in zip(TABLES, (frame, rates), strict=True):
         with atomic_open(f"metrics/{what}/{kind}.csv", newline="") as fh:
             table.to_csv(fh, index=False)

@@ -126,10 +126,12 @@ def test_the_senteval_token_cache_answers_with_the_tokenizers_own_tokens(shared,
 
 
 def test_a_harness_stage_without_models_writes_the_header():
-    from sentemb.reporting.harness import CONVENTIONS, harness_scores
+    from sentemb.reporting.frontier import SPEED_COLUMNS
+    from sentemb.reporting.harness import CONVENTIONS, harness_tables
 
-    frame = harness_scores([], [])
+    frame, speed = harness_tables([], [], "drop", ["a man"], 1)
     assert list(frame.columns) == ["model", "text", "year", *CONVENTIONS, "no_known_word"] and frame.empty
+    assert list(speed.columns) == SPEED_COLUMNS and speed.empty
 
 
 def test_a_scores_file_without_its_results_is_another_runs_and_left_out(tmp_path):
@@ -196,25 +198,28 @@ def test_kenter_norm_claims_find_the_short_and_the_long_words(tmp_path):
 
 
 def test_the_frontier_times_every_kind_of_model_on_one_thread(tmp_path):
-    """speed_table loads and times each saved type, torch on one thread while it times and as it was afterwards;
-    speed_sentences keeps the first distinct STS 2012-2015 sentences in file order."""
+    """The harness tables score and time each saved type, each model loaded once, torch on one thread while it times
+    and as it was afterwards; speed_sentences keeps the first distinct STS 2012-2015 sentences in file order."""
     from helpers import toy_models
 
     import torch
 
     from sentemb.core.data.benchmarks import STSDataset
-    from sentemb.reporting.frontier import encoding_speed, speed_sentences, speed_table
+    from sentemb.reporting.frontier import encoding_speed, speed_sentences
+    from sentemb.reporting.harness import harness_tables
 
     models = toy_models(tmp_path)
-    sets = [STSDataset("STS16", "x", ["zz"], ["zz"], np.ones(1), "x"),  # not STS 2012-2015: left out
-            STSDataset("STS12", "a", ["a man plays", "guitar"], ["a man plays", "man"], np.ones(2), "a")]
-    sentences = speed_sentences(sets, 3)
-    assert sentences == ["a man plays", "guitar", "man"] and speed_sentences(sets, 2) == sentences[:2]
+    sets = [STSDataset("STS16", "x", ["zz", "a man", "man plays"], ["zz", "guitar", "a guitar"], np.arange(3.0), "x"),
+            STSDataset("STS12", "a", ["a man plays", "guitar", "a man"], ["a man plays", "man", "plays guitar"],
+                       np.arange(3.0), "a")]  # STS16 is scored, not timed
+    sentences = speed_sentences(sets, 4)
+    assert sentences == ["a man plays", "guitar", "a man", "man"] and speed_sentences(sets, 2) == sentences[:2]
     threads = torch.get_num_threads()
-    table = speed_table([models / n for n in ("avg", "nws", "gran")], sentences * 50, rounds=2)
+    scores, speed = harness_tables([models / n for n in ("avg", "nws", "gran")], sets, "drop", sentences * 50, 2)
     assert torch.get_num_threads() == threads
-    assert list(table["model"]) == ["avg", "nws", "gran"] and (table["sentences_per_s"] > 0).all()
-    assert set(table["sentences"]) == {150} and set(table["rounds"]) == {2}
+    assert list(speed["model"]) == ["avg", "nws", "gran"] and (speed["sentences_per_s"] > 0).all()
+    assert set(speed["sentences"]) == {200} and set(speed["rounds"]) == {2}
+    assert set(scores["model"]) == {"avg", "nws", "gran"} and set(scores["year"]) == {"STS12", "STS16"}
     with pytest.raises(ValueError, match="rounds"):
         encoding_speed(None, sentences, 0)
 

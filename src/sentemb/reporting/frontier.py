@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from sentemb.core.data.benchmarks import STSDataset
-from sentemb.core.models import load_model
 from sentemb.reporting.figures import STYLE, svg_text
 from sentemb.reporting.tables import to_markdown
 
@@ -37,54 +35,43 @@ def speed_sentences(datasets: list[STSDataset], n: int) -> list[str]:
     return list(dict.fromkeys(sentences))[:n]
 
 
+SPEED_COLUMNS = ["model", "sentences", "rounds", "sentences_per_s"]
+"""``metrics/speed/TYPE.csv``: the model, the sentences encoded a round, the rounds, the best rate (1 decimal)."""
+
+
 def encoding_speed(model, sentences: list[str], rounds: int) -> float:
     """Sentences per second of ``model.encode(sentences)``, best of ``rounds`` after one warm-up call on the first
-    100 (lazy tables, torch's first call). Run it inside :func:`one_thread`.
+    100 (lazy tables, torch's first call), on one thread: torch's (and so the compiled kernels', which follow
+    torch's count; torch's count is put back afterwards) and numpy's BLAS.
 
     Raises:
         ValueError: no sentences or ``rounds`` below 1.
     """
     if not sentences or rounds < 1:
         raise ValueError(f"encoding_speed: need sentences and rounds >= 1 (got {len(sentences)}, {rounds})")
-    model.encode(sentences[:100])
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        model.encode(sentences)
-        best = min(best, time.perf_counter() - start)
-    return len(sentences) / best
-
-
-def speed_table(directories: list[str | Path], sentences: list[str], rounds: int) -> pd.DataFrame:
-    """:func:`encoding_speed` of each saved model, one thread for torch (and so for the compiled kernels, which
-    follow torch's count) and for numpy's BLAS.
-
-    Returns:
-        Columns ``model`` (the directory's name), ``sentences``, ``rounds``, ``sentences_per_s`` (float, 1 decimal).
-    """
-    rows = []
+    torch = sys.modules.get("torch")  # imported by the models that run on torch, and only by them
+    threads = torch.get_num_threads() if torch else None
     with threadpool_limits(limits=1):
-        for directory in directories:
-            model = load_model(directory)
-            torch = sys.modules.get("torch")  # imported by the models that run on torch, and only by them
-            threads = torch.get_num_threads() if torch else None
+        if torch:
+            torch.set_num_threads(1)
+        try:
+            model.encode(sentences[:100])
+            best = float("inf")
+            for _ in range(rounds):
+                start = time.perf_counter()
+                model.encode(sentences)
+                best = min(best, time.perf_counter() - start)
+        finally:
             if torch:
-                torch.set_num_threads(1)
-            try:
-                rate = encoding_speed(model, sentences, rounds)
-            finally:
-                if torch:
-                    torch.set_num_threads(threads)
-            rows.append({"model": Path(directory).name, "sentences": len(sentences), "rounds": rounds,
-                         "sentences_per_s": round(rate, 1)})
-    return pd.DataFrame(rows, columns=["model", "sentences", "rounds", "sentences_per_s"])
+                torch.set_num_threads(threads)
+    return len(sentences) / best
 
 
 def frontier_table(speed: pd.DataFrame, sts: dict[str, float]) -> pd.DataFrame:
     """One row per model with both a speed and a score.
 
     Args:
-        speed: :func:`speed_table`'s rows (several frames concatenated).
+        speed: rows of :data:`SPEED_COLUMNS` (the harness stages', concatenated).
         sts: model → STS12-15 mean Pearson ×100.
 
     Returns:

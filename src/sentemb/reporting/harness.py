@@ -36,7 +36,13 @@ from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
 from sentemb.core.text import TextConfig, write_token_cache
 from sentemb.reporting.figures import Report
-from sentemb.reporting.frontier import frontier_figure, frontier_section, frontier_table
+from sentemb.reporting.frontier import (
+    SPEED_COLUMNS,
+    encoding_speed,
+    frontier_figure,
+    frontier_section,
+    frontier_table,
+)
 
 CONVENTIONS = ("mean", "wmean", "pooled_pearson", "pooled_spearman")
 FRONTIER_FIGURE = "static_frontier.svg"
@@ -124,29 +130,33 @@ def convention_scores(model, datasets: list[STSDataset]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def harness_scores(models: list[str | Path], datasets: list[STSDataset], oov: str = "drop") -> pd.DataFrame:
-    """:func:`convention_scores` of every model on the raw text and on SentEval's.
+def harness_tables(models: list[str | Path], datasets: list[STSDataset], oov: str, sentences: list[str],
+                   rounds: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every model's :func:`convention_scores` on the raw text and on SentEval's, and its encoding speed
+    (:func:`~sentemb.reporting.frontier.encoding_speed`), each model loaded once.
 
     Args:
         oov: unknown words of the models that own their word vectors, as the evaluation treats them
             (``evaluate.oov``).
+        sentences, rounds: what each model encodes to be timed (:func:`~sentemb.reporting.frontier.speed_sentences`).
 
     Returns:
-        Columns ``model``, ``text`` (raw | senteval), ``year``, the conventions (×100, 4 decimals), ``no_known_word``.
+        ``(scores, speed)``: columns ``model``, ``text`` (raw | senteval), ``year``, the conventions (×100, 4
+        decimals), ``no_known_word``; and :data:`~sentemb.reporting.frontier.SPEED_COLUMNS`. No model: the headers.
     """
     texts = {"raw": datasets, "senteval": senteval_datasets(datasets)}
     columns = ["model", "text", "year", *CONVENTIONS, "no_known_word"]
-    frames = []
+    frames, rates = [], []
     for directory in models:
-        model = load_model(directory)
+        model, name = load_model(directory), Path(directory).name
         if type(model) is WordAveragingModel:  # as score_model: only the models that own their word vectors
             model.oov = oov
-        for text, sets in texts.items():
-            frames.append(convention_scores(model, sets).assign(model=Path(directory).name, text=text))
-    if not frames:  # no model of this kind in the run: the header alone
-        return pd.DataFrame(columns=columns)
-    frame = pd.concat(frames, ignore_index=True)[columns]
-    return frame.round({c: 4 for c in CONVENTIONS})
+        frames += [convention_scores(model, sets).assign(model=name, text=text) for text, sets in texts.items()]
+        rate = encoding_speed(model, sentences, rounds)
+        rates.append({"model": name, "sentences": len(sentences), "rounds": rounds, "sentences_per_s": round(rate, 1)})
+    scores = (pd.concat(frames, ignore_index=True)[columns].round({c: 4 for c in CONVENTIONS}) if frames
+              else pd.DataFrame(columns=columns))
+    return scores, pd.DataFrame(rates, columns=SPEED_COLUMNS)
 
 
 def harness_report(frame: pd.DataFrame, speed: pd.DataFrame, sts: dict[str, float]) -> Report:
@@ -155,8 +165,8 @@ def harness_report(frame: pd.DataFrame, speed: pd.DataFrame, sts: dict[str, floa
     (:mod:`sentemb.reporting.frontier`) with its figure, ``figures/harness/static_frontier.svg``.
 
     Args:
-        frame: :func:`harness_scores`'s rows of every model.
-        speed: :func:`~sentemb.reporting.frontier.speed_table`'s rows of every model.
+        frame: :func:`harness_tables`' score rows of every model.
+        speed: :func:`harness_tables`' speed rows of every model.
         sts: model → STS12-15 mean Pearson ×100 (the evaluation's).
     """
     years = sorted(frame["year"].unique())
