@@ -1,12 +1,12 @@
 """The static frontier: each evaluated model's STS12-15 score against its encoding speed, every paraphrastic teacher
-beside its static student (model2vec's distillation, ``models/TEACHER-static``), on one corpus (issue "Into the
-ecosystem", item 5; Tulkens & van Dongen's model2vec makes the same trade on other corpora).
+beside its static student (``models/TEACHER-static``, distilled as model2vec does: Tulkens & van Dongen 2024), all
+trained on one corpus, so that the trade between a recurrent encoder and its static table is measured like for like.
 
 Speed is measured as the evaluation runs a model: ``load_model(directory).encode`` on the first N distinct
 sentences of STS 2012-2015 with the benchmark token cache loaded (every model reads the same tokens, so the time is
 the encoder's), one process, torch and numpy's BLAS on one thread, after one warm-up call, best of R rounds. The
-figures are this machine's and vary by run, unlike every other output of the pipeline (docs/choices.md, determinism):
-the harness stages write them to ``metrics/speed/TYPE.csv`` beside the scores, and only the frontier reads them.
+figures are this machine's and vary by run, unlike the scores (docs/choices.md, determinism): the harness stages
+write them to ``metrics/speed/TYPE.csv`` beside the scores, and only the frontier reads them.
 """
 
 from __future__ import annotations
