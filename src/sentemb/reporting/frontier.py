@@ -18,20 +18,17 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from sentemb.core.data.benchmarks import STSDataset
+from sentemb.core.data.benchmarks import KENTER_GROUPS, STSDataset
 from sentemb.reporting.figures import STYLE, svg_text
 from sentemb.reporting.tables import to_markdown
 
 STUDENT = "-static"
 """A static student's name: its teacher's name and this suffix (the ``student`` stages)."""
 
-KENTER_YEARS = ("STS12", "STS13", "STS14", "STS15")
-
-
 def speed_sentences(datasets: list[STSDataset], n: int) -> list[str]:
     """The first ``n`` distinct sentences of the STS 2012-2015 sets of ``datasets``, in file order (fewer when the
     sets hold fewer)."""
-    sentences = (s for d in datasets if d.group in KENTER_YEARS for s in (*d.sentences1, *d.sentences2))
+    sentences = (s for d in datasets if d.group in KENTER_GROUPS for s in (*d.sentences1, *d.sentences2))
     return list(dict.fromkeys(sentences))[:n]
 
 

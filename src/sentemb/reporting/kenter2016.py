@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sentemb.core.data.benchmarks import KENTER_GROUPS
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, comparison_claim, comparison_evidence, not_testable
 from sentemb.reporting.config import Kenter2016Report
@@ -18,7 +19,6 @@ from sentemb.reporting.significance import paired_over_datasets, rank_biserial, 
 from sentemb.reporting.tables import kenter_table, mark_significant, read_kenter_table, read_reference, to_markdown
 from sentemb.reporting.workspace import Workspace
 
-KENTER_SETS = ("STS12", "STS13", "STS14", "STS15")
 FREQUENT = 1000  # the most frequent words: the norms compared among words that all had many updates
 # §4.4: each end of the norm scale → the claim's key, the sign of the rank-biserial r it expects, the claim
 NORM_CLAIMS = {
@@ -38,7 +38,7 @@ from word2vec CBOW's (Wilcoxon signed-rank, p < 0.0001), the test of Kenter et a
 """
 
 
-def per_set(ws: Workspace, model: str, groups: tuple[str, ...] = KENTER_SETS) -> pd.Series:
+def per_set(ws: Workspace, model: str, groups: tuple[str, ...] = KENTER_GROUPS) -> pd.Series:
     """Pearson ×100 of a model on the sets of ``groups``, indexed by set (``group.dataset``)."""
     d = ws.datasets(model)
     d = d[d["group"].isin(groups)]
@@ -149,7 +149,7 @@ def williams_per_set(ws: Workspace, a: str, b: str) -> tuple[pd.DataFrame, int, 
     """Williams' test of model ``a`` against ``b`` on each of Kenter's sets: the table, and on how many sets ``a`` is
     significantly better (p < 0.05) and significantly worse."""
     w = williams_table(ws.pair_scores(a), ws.pair_scores(b))
-    w = w[w["group"].isin(KENTER_SETS)]
+    w = w[w["group"].isin(KENTER_GROUPS)]
     better, worse = int(((w["p"] < 0.05) & (w["t"] > 0)).sum()), int(((w["p"] < 0.05) & (w["t"] < 0)).sum())
     return w, better, worse
 
@@ -177,7 +177,7 @@ def evidence(ws: Workspace, config: Kenter2016Report, paper: dict[str, float],
     claims = []
     models = set(config.models)
     scbow = per_set(ws, "siamese_cbow") if "siamese_cbow" in models else None
-    sets = f"its {len(KENTER_SETS) * 5 - 1} sets other than 2013 SMT"
+    sets = f"its {len(KENTER_GROUPS) * 5 - 1} sets other than 2013 SMT"
     if {"siamese_cbow", "word2vec-cbow"} <= models:
         w, better, worse = williams_per_set(ws, "siamese_cbow", "word2vec-cbow")
         table = w.rename(columns={"r_a": "Siamese CBOW r", "r_b": "word2vec CBOW r", "p": "p (two-sided)"}).round(

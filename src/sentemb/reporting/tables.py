@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sentemb.core.data.benchmarks import STS_YEARS
+from sentemb.core.data.benchmarks import KENTER_GROUPS, STS_YEARS
 from sentemb.core.errors import SentembError
 from sentemb.reporting.significance import fisher_interval
 
@@ -68,11 +68,11 @@ def kenter_table(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, metric:
     table = table.sort_values(["group", "dataset"], key=lambda s: s.map(order) if s.name == "group" else s.str.lower())
     table = table.reset_index(drop=True)[["group", "dataset", *cols]]
     both = table.dropna(subset=cols) if cols else table
-    both = both[both["group"].isin(["STS12", "STS13", "STS14", "STS15"])]
+    both = both[both["group"].isin(KENTER_GROUPS)]
     means = [
         {"group": "mean", "dataset": f"{len(both)} sets in both", **both[cols].mean().to_dict()},
         {"group": "mean", "dataset": "paper, 20 sets",
-         **{c: table.loc[table["group"].isin(["STS12", "STS13", "STS14", "STS15"]), c].mean()
+         **{c: table.loc[table["group"].isin(KENTER_GROUPS), c].mean()
             for c in cols if c.endswith("(paper)")}},
         {"group": "mean", "dataset": "ours, all STS12-16",
          **{c: table.loc[table["group"].isin(list(STS_YEARS)), c].mean() for c in cols if not c.endswith("(paper)")}},

@@ -9,6 +9,7 @@ it weights (``../glove``: :func:`sentemb.core.models.format.sibling_model`).
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -185,8 +186,8 @@ def read_weights(path: str | Path) -> tuple[list[str], np.ndarray]:
             try:
                 weight = float(row[1])
             except ValueError:
-                raise SentembError(f"{p}:{n}: weight is not a number ({row[1]!r})") from None
-            if weight != weight:  # NaN
+                weight = math.nan
+            if math.isnan(weight):  # also a written "nan"
                 raise SentembError(f"{p}:{n}: weight is not a number ({row[1]!r})")
             words.append(row[0])
             weights.append(weight)
