@@ -18,13 +18,12 @@ where ε sits (:mod:`.lasagne`):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, get_args
-
-import torch
+from typing import TYPE_CHECKING, Literal, get_args
 
 from sentemb.core.errors import SentembError
-from sentemb.core.optim.lasagne import LasagneAdagrad, LasagneAdam
-from sentemb.core.optim.sparse import CompiledSparseAdam, SparseAdadelta
+
+if TYPE_CHECKING:
+    import torch
 
 OptimizerName = Literal["sgd", "adadelta", "adagrad", "adagrad_duchi", "adagrad_lasagne", "adam"]
 OPTIMIZERS: tuple[str, ...] = get_args(OptimizerName)
@@ -48,6 +47,11 @@ def build_optimizers(name: str, dense: Sequence[torch.Tensor], sparse: Sequence[
     Raises:
         SentembError: an unknown name.
     """
+    import torch  # here, not at the top: the configs that name an optimiser are read by stages that never train
+
+    from sentemb.core.optim.lasagne import LasagneAdagrad, LasagneAdam
+    from sentemb.core.optim.sparse import CompiledSparseAdam, SparseAdadelta
+
     params = [*sparse, *dense]
     if name == "sgd":
         return [torch.optim.SGD(params, lr=lr)]
