@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from helpers import toy_models
 import numpy as np
 import pytest
 import torch
+import yaml
 from typer.testing import CliRunner
 
 from sentemb.cli import app
@@ -244,14 +246,31 @@ def _leftovers(proj: Path) -> list[Path]:
 @pytest.mark.slow
 @pytest.mark.parametrize("sig, word, code", [(signal.SIGINT, "interrupted", 130), (signal.SIGTERM, "terminated", 143)])
 def test_ctrl_c_or_sigterm_stops_a_stage_in_one_line_and_changes_nothing(smoke_copy, sig, word, code):
-    """The signal to the stage's whole process group (Ctrl-C in a terminal): one line, the shell's exit status, the
-    outputs as they were (nothing replaced, no temporary left)."""
+    """The signal to the stage's whole process group (Ctrl-C in a terminal) while it trains: one line, the shell's
+    exit status, the outputs as they were (nothing replaced, no temporary left).
+
+    The smoke profile trains LSTMAVG for 8 batches (a fraction of a second on a fast machine), so the stage runs here
+    with 200 epochs, and the signal goes once its first checkpoint is logged: it lands in training, never after the
+    stage has finished. params.yaml is put back before ``dvc status``."""
+    params = smoke_copy / "params.yaml"
+    text = params.read_text()
+    longer = yaml.safe_load(text)
+    longer["paraphrastic"]["para-lstmavg"]["epochs"] = 200
+    params.write_text(yaml.safe_dump(longer, sort_keys=False))
     proc = subprocess.Popen([sys.executable, "stages/paraphrastic.py", "para-lstmavg"], cwd=smoke_copy,
                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(4.0)  # importing torch, reading the pairs, training
-    assert proc.poll() is None, "the stage finished before the signal"
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 120
+    while not any("checkpoint" in line for line in lines) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the stage ended before the signal: " + "".join(lines)
     os.killpg(proc.pid, sig)
-    _, err = proc.communicate(timeout=60)
+    proc.wait(timeout=60)
+    reader.join(timeout=10)
+    err = "".join(lines)
+    params.write_text(text)
     assert proc.returncode == code and "Traceback" not in err, err
     assert [line for line in err.splitlines() if line.strip()][-1] == word, err  # after any progress bar
     assert _leftovers(smoke_copy) == []
