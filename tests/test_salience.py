@@ -186,6 +186,10 @@ def test_weighted_model_round_trip(tmp_path):
     assert isinstance(model, WeightedAverageModel)
     np.testing.assert_allclose(model.encode(["The cat", "sat dog", "dog"]),
                                [[0.25, 0.5], [2.0, 2.0], [0.0, 0.0]])
+    # the same weights in the vectors' own order (every model sentemb saves): the same model
+    save_weighted_average_model(tmp_path / "vec-o", "vec-o", tmp_path / "vec", vocab.words, np.array([0.5, 1.0, 2.0]),
+                                vocab.counts, text, "test", "none", info={})
+    np.testing.assert_array_equal(load_model(tmp_path / "vec-o").weights, model.weights)
     save_weighted_average_model(tmp_path / "pc", "pc", tmp_path / "vec", vocab.words, np.ones(3), vocab.counts, text,
                                 "test", "corpus", info={}, component=np.array([1.0, 0.0]))
     np.testing.assert_allclose(load_model(tmp_path / "pc").encode(["the cat"]), [[0.0, 0.5]])

@@ -205,10 +205,13 @@ def load(directory: Path, config: dict) -> WeightedAverageModel:
     checked = model_config(WeightedAverageConfig, directory, config)
     vectors = load_word_vectors(sibling_model(directory, checked.vectors), what=f"{directory}/config.json: vectors")
     words, read = read_weights(model_file(directory, WEIGHTS))
-    weights = np.zeros(len(vectors), dtype=np.float32)
-    rows = np.array([vectors.index.get(w, -1) for w in words], dtype=np.int64)
-    known = rows >= 0
-    weights[rows[known]] = read[known]
+    if words == vectors.words:  # as every weighted model sentemb saves: the base's words, in its order
+        weights = read.astype(np.float32)
+    else:
+        weights = np.zeros(len(vectors), dtype=np.float32)
+        rows = np.array([vectors.index.get(w, -1) for w in words], dtype=np.int64)
+        known = rows >= 0
+        weights[rows[known]] = read[known]
     component = None
     if checked.component_fit == "corpus":
         path = model_file(directory, COMPONENT)
