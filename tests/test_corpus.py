@@ -1,4 +1,7 @@
+import importlib.util
+import json
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -129,3 +132,40 @@ def test_the_current_gutenberg_end_marker_is_cut(gutenberg_book):
     name, text = gutenberg_book  # a book of the default shards reads exactly as gutenbergpy alone strips it
     assert read_gutenberg(text, name).paragraphs == paragraphs_from_wrapped(
         strip_headers(text.encode("utf-8")).decode("utf-8"))
+
+
+def _cost_curves():
+    spec = importlib.util.spec_from_file_location(
+        "cost_curves", Path(__file__).resolve().parents[1] / "benchmarks" / "cost_curves.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cost_curves_sample_whole_documents_nested_and_fit_power_laws(tmp_path):
+    """``benchmarks/cost_curves.py``: a fraction's corpus is whole documents of the split stage's folder, in corpus
+    order, each smaller fraction's documents among the larger's, with the statistics the stages read; the fit of
+    a · x^b recovers a power law."""
+    bench = _cost_curves()
+    source = tmp_path / "sentences"
+    source.mkdir()
+    docs = [[f"d{d} s{s} " + "w " * d for s in range(d % 3 + 1)] for d in range(40)]
+    (source / "sentences.txt").write_text("".join("".join(f"{line}\n" for line in doc) + "\n" for doc in docs))
+    (source / "documents.tsv").write_text("document\tsource\ttitle\tsentences\ttokens\n" + "".join(
+        f"{d}\tshard\tt{d}\t{len(doc)}\t{sum(len(line.split()) for line in doc)}\n" for d, doc in enumerate(docs)))
+    (source / "stats.json").write_text(json.dumps({"documents": 40, "text": {"tokenizer": "treebank"}}))
+    kept = {}
+    for fraction in (0.25, 0.5):
+        stats = bench.sample_documents(source, tmp_path / str(fraction), fraction)
+        text = (tmp_path / str(fraction) / "sentences.txt").read_text()
+        blocks = [b.splitlines() for b in text.split("\n\n") if b]
+        ids = [int(b[0].split()[0][1:]) for b in blocks]
+        assert blocks == [docs[i] for i in ids] and ids == sorted(ids)
+        assert stats["documents"] == len(ids) and stats["sentences"] == sum(len(docs[i]) for i in ids)
+        assert stats["tokens"] == sum(len(line.split()) for i in ids for line in docs[i])
+        assert stats["text"] == {"tokenizer": "treebank"}
+        kept[fraction] = set(ids)
+    assert kept[0.25] < kept[0.5] and 0 < len(kept[0.25]) < 40
+    a, b = bench.fit([(1e6, 3 * 1e6 ** 0.7), (4e6, 3 * 4e6 ** 0.7), (1.6e7, 3 * 1.6e7 ** 0.7)])
+    assert a == pytest.approx(3, rel=1e-9) and b == pytest.approx(0.7, rel=1e-9)
+    assert bench.fit([(1e6, 5.0)]) is None
