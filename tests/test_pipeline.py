@@ -518,6 +518,13 @@ def test_the_quick_look_builds_every_family_and_reports_only_what_it_built(tmp_p
                    "evaluate-nws@glove", "evaluate-paraphrastic@para-gran", "headline"):
         assert family in stages, family
     assert {f"report-{paper}" for paper in params["report"]} <= stages
+    # README runs the quick look up to `headline`: every family and every report is upstream of it
+    dot = dvc(tmp_path, "dag", "--dot", "headline").stdout
+    upstream = {line.strip().strip(";").strip('"') for line in dot.splitlines() if "->" not in line and '"' in line}
+    assert {"word2vec@cbow", "glove", "siamese_cbow@siamese_cbow", "nws@glove", "paraphrastic@para-gran",
+            "supervise@avg-random", "evaluate-paraphrastic@para-gran"} | {f"report-{p}" for p in params["report"]} \
+        <= upstream, upstream
+    assert "cards" not in upstream and not any(s.startswith("harness-") for s in upstream)
     kenter, bollegala, wieting2016, wieting2017 = (params["report"][paper] for paper in
                                                    ("kenter2016", "bollegala2018", "wieting2016", "wieting2017"))
     named = {*kenter["models"], *kenter["controls"], *kenter["training_amount"], kenter["in_batch"],
