@@ -14,7 +14,8 @@ whose input is the raw shards, runs on the first K documents of every shard of t
 The stages that do not read the corpus (pairs, the paraphrastic and supervised trainers, evaluation, reports) do
 not grow with it.
 
-Each measure is fitted as ``a · tokens^b`` by least squares on logarithms (two points or more) and extrapolated to
+Each measure is fitted as ``a · tokens^b`` by least squares on logarithms (two points or more), the times also as
+``c + k · tokens`` (a pass over every token has no economy of scale), and extrapolated to
 126.0M tokens (the full corpus), 985M (the Toronto Book Corpus's words, Zhu et al. 2015) and 1B sentences × 22.6
 tokens (the full corpus's mean sentence length). Prints a markdown table and, with ``--figure``, writes a log-log
 figure (SVG).
@@ -114,27 +115,44 @@ def fit(points: list[tuple[float, float]]) -> tuple[float, float] | None:
     return float(np.exp(log_a)), float(b)
 
 
+def fit_linear(points: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """``(c, k)`` of ``y = c + k · x`` by least squares (a fixed cost and one per token); None with fewer than two
+    distinct x. The model of a stage that passes over every token a fixed number of times, whose power-law exponent
+    over a small range is pulled below 1 by costs that grow with the vocabulary (∝ tokens^0.58) rather than the
+    tokens."""
+    xs = np.array([p[0] for p in points], dtype=float)
+    if len(set(xs)) < 2:
+        return None
+    k, c = np.polyfit(xs, np.array([p[1] for p in points], dtype=float), 1)
+    return float(c), float(k)
+
+
 def table(runs: dict[str, list[dict]]) -> str:
-    """Markdown: per stage and measure, the fitted exponent and the extrapolations."""
-    lines = ["| stage | measure | points (tokens: value) | exponent b | " + " | ".join(SCALES) + " |",
-             "|---|---|---|---:|" + "---:|" * len(SCALES)]
+    """Markdown: per stage and measure, the fitted power law's exponent and extrapolations, and for the times the
+    linear fit's too."""
+    lines = ["| stage | measure | fit | points (tokens: value) | exponent b | " + " | ".join(SCALES) + " |",
+             "|---|---|---|---|---:|" + "---:|" * len(SCALES)]
     for stage, points in runs.items():
         for measure in MEASURES:
-            pts = [(p["tokens"], p[measure]) for p in points]
-            ab = fit(pts)
+            pts = sorted((p["tokens"], p[measure]) for p in points)
             shown = ", ".join(f"{x / 1e6:.1f}M: {y:.3g}" for x, y in pts)
+            ab = fit(pts)
             if ab is None:
-                lines.append(f"| {stage} | {measure} | {shown} | | " + " | ".join("" for _ in SCALES) + " |")
+                lines.append(f"| {stage} | {measure} | | {shown} | | " + " | ".join("" for _ in SCALES) + " |")
                 continue
             a, b = ab
-            lines.append(f"| {stage} | {measure} | {shown} | {b:.2f} | "
+            lines.append(f"| {stage} | {measure} | a·x^b | {shown} | {b:.2f} | "
                          + " | ".join(f"{a * n ** b:.3g}" for n in SCALES.values()) + " |")
+            if measure in ("wall_s", "cpu_s"):
+                c, k = fit_linear(pts)
+                lines.append(f"| {stage} | {measure} | c + k·x | | | "
+                             + " | ".join(f"{c + k * n:.3g}" for n in SCALES.values()) + " |")
     return "\n".join(lines)
 
 
 def figure(runs: dict[str, list[dict]], path: Path) -> None:
-    """Wall time and peak memory against tokens, log-log, each stage's points and its fitted line out to 1B
-    sentences."""
+    """Wall time and peak memory against tokens, log-log, each stage's points and its fitted power law (solid) out to
+    1B sentences; for the wall time also the linear fit (dashed)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -149,6 +167,9 @@ def figure(runs: dict[str, list[dict]], path: Path) -> None:
             ab = fit(pts)
             if ab:
                 ax.plot(grid, ab[0] * grid ** ab[1], "-", color=line.get_color(), alpha=0.6)
+            ck = fit_linear(pts) if measure == "wall_s" else None
+            if ck:
+                ax.plot(grid, ck[0] + ck[1] * grid, "--", color=line.get_color(), alpha=0.6)
     for ax, label in zip(axes, ("wall time (s)", "peak resident memory (MiB)"), strict=True):
         ax.set_xscale("log")
         ax.set_yscale("log")

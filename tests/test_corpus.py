@@ -145,7 +145,7 @@ def _cost_curves():
 def test_cost_curves_sample_whole_documents_nested_and_fit_power_laws(tmp_path):
     """``benchmarks/cost_curves.py``: a fraction's corpus is whole documents of the split stage's folder, in corpus
     order, each smaller fraction's documents among the larger's, with the statistics the stages read; the fit of
-    a · x^b recovers a power law."""
+    a · x^b recovers a power law and that of c + k · x a line."""
     bench = _cost_curves()
     source = tmp_path / "sentences"
     source.mkdir()
@@ -169,3 +169,4 @@ def test_cost_curves_sample_whole_documents_nested_and_fit_power_laws(tmp_path):
     a, b = bench.fit([(1e6, 3 * 1e6 ** 0.7), (4e6, 3 * 4e6 ** 0.7), (1.6e7, 3 * 1.6e7 ** 0.7)])
     assert a == pytest.approx(3, rel=1e-9) and b == pytest.approx(0.7, rel=1e-9)
     assert bench.fit([(1e6, 5.0)]) is None
+    assert bench.fit_linear([(1e6, 3.0), (2e6, 5.0), (4e6, 9.0)]) == pytest.approx((1.0, 2e-6))
