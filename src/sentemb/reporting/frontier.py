@@ -25,6 +25,7 @@ from sentemb.reporting.tables import to_markdown
 STUDENT = "-static"
 """A static student's name: its teacher's name and this suffix (the ``student`` stages)."""
 
+
 def speed_sentences(datasets: list[STSDataset], n: int) -> list[str]:
     """The first ``n`` distinct sentences of the STS 2012-2015 sets of ``datasets``, in file order (fewer when the
     sets hold fewer)."""
