@@ -196,17 +196,26 @@ def main() -> None:
     ap.add_argument("--split-documents", type=int, nargs="*", default=[10, 20, 40])
     ap.add_argument("--mirror", type=Path, default=ROOT.parent / "shared/data", help="the data mirror (split)")
     ap.add_argument("--stages", nargs="*", default=list(STAGES), choices=list(STAGES))
-    ap.add_argument("--report", type=Path, help="a JSON of an earlier run to add to (default OUT/cost_curves.json)")
+    ap.add_argument("--report", type=Path, help="the JSON the figures go to, rewritten after each run, and that an "
+                    "earlier run's are added to (default OUT/cost_curves.json)")
     ap.add_argument("--figure", type=Path, help="write the log-log figure (SVG) here")
     args = ap.parse_args()
     report = args.report or args.out / "cost_curves.json"
     runs: dict[str, list[dict]] = json.loads(report.read_text()) if report.is_file() else {}
+
+    def record(stage: str, point: dict) -> None:  # the report rewritten after each run: a later failure keeps it
+        runs.setdefault(stage, []).append(point)
+        report.parent.mkdir(parents=True, exist_ok=True)
+        tmp = report.with_suffix(".tmp")
+        tmp.write_text(json.dumps(runs, indent=1), encoding="utf-8")
+        os.replace(tmp, report)
+
     for k in args.split_documents:
         folder = args.out / f"split-{k}"
         project(folder, {"split.corpus": str((args.mirror / "corpus").resolve()), "split.max_documents": k})
         figures = timed(folder, ["split.py"], ["data/sentences"])
         stats = json.loads((folder / "data/sentences/stats.json").read_text(encoding="utf-8"))
-        runs.setdefault("split", []).append({"tokens": stats["tokens"], "documents_per_shard": k, **figures})
+        record("split", {"tokens": stats["tokens"], "documents_per_shard": k, **figures})
         print(f"split K={k}: {stats['tokens']} tokens {figures}", flush=True)
         shutil.rmtree(folder / "data")
     for fraction in sorted(args.fractions):
@@ -216,11 +225,9 @@ def main() -> None:
         for stage in args.stages:
             script, outputs = STAGES[stage]
             figures = timed(folder, script, outputs)
-            runs.setdefault(stage, []).append({"tokens": stats["tokens"], "fraction": fraction, **figures})
+            record(stage, {"tokens": stats["tokens"], "fraction": fraction, **figures})
             print(f"{stage} at {fraction:g} ({stats['tokens']} tokens): {figures}", flush=True)
         shutil.rmtree(folder)
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text(json.dumps(runs, indent=1), encoding="utf-8")
     print(table(runs))
     if args.figure:
         figure(runs, args.figure)
