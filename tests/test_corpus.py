@@ -170,3 +170,22 @@ def test_cost_curves_sample_whole_documents_nested_and_fit_power_laws(tmp_path):
     assert a == pytest.approx(3, rel=1e-9) and b == pytest.approx(0.7, rel=1e-9)
     assert bench.fit([(1e6, 5.0)]) is None
     assert bench.fit_linear([(1e6, 3.0), (2e6, 5.0), (4e6, 9.0)]) == pytest.approx((1.0, 2e-6))
+
+
+@pytest.mark.slow
+def test_cost_curves_run_a_stage_script_on_fractions_of_the_smoke_corpus(smoke, tmp_path):
+    """The benchmark end to end on the smoke run's sentences: the vocab stage's own script at two fractions, each
+    point with its tokens and positive times and sizes in the report, and the table extrapolating from them."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "cost_curves.py"
+    res = subprocess.run([sys.executable, str(script), str(smoke / "data/sentences"), str(tmp_path / "out"),
+                          "--fractions", "0.5", "1", "--split-documents", "--stages", "vocab"],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    points = json.loads((tmp_path / "out/cost_curves.json").read_text())["vocab"]
+    total = json.loads((smoke / "data/sentences/stats.json").read_text())["tokens"]
+    assert [p["fraction"] for p in points] == [0.5, 1] and points[1]["tokens"] == total > points[0]["tokens"] > 0
+    assert all(p["wall_s"] >= 0 and p["peak_rss_mib"] > 0 and p["output_mib"] > 0 for p in points)
+    assert "| vocab | wall_s | a·x^b |" in res.stdout and not (tmp_path / "out/fraction-1").exists()
