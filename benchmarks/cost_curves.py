@@ -24,8 +24,8 @@ figure (SVG).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 import yaml
+
+from sentemb.core.atomic import atomic_open, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALES = {"full corpus": 125_988_097, "Toronto (985M words)": 985_000_000, "1B sentences": 22_616_000_000}
@@ -48,17 +50,16 @@ MEASURES = ("wall_s", "cpu_s", "peak_rss_mib", "output_mib")
 
 
 def project(folder: Path, overrides: dict) -> None:
-    """A folder to run stage scripts in: the stages, and params.yaml with ``overrides`` (dotted keys) applied."""
+    """A folder to run stage scripts in: the stages, and params.yaml with ``overrides`` (dotted keys, applied and
+    checked by ``profiles/profile.py`` as a profile's are)."""
+    spec = importlib.util.spec_from_file_location("profile_script", ROOT / "profiles" / "profile.py")
+    profile = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(profile)
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / "stages").exists():
         shutil.copytree(ROOT / "stages", folder / "stages")
-    params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
-    for key, value in overrides.items():
-        *parents, last = key.split(".")
-        node = params
-        for part in parents:
-            node = node[part]
-        node[last] = value
+    params = profile.apply_profile(yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8")), overrides,
+                                   where="cost_curves")
     (folder / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False), encoding="utf-8")
 
 
@@ -87,7 +88,7 @@ def sample_documents(source: Path, target: Path, fraction: float, seed: int = 1)
                 tokens += int(row["tokens"])
     stats = json.loads((source / "stats.json").read_text(encoding="utf-8"))
     stats.update(documents=int(keep.sum()), sentences=sentences, tokens=tokens, shards={})
-    (target / "stats.json").write_text(json.dumps(stats, indent=2), encoding="utf-8")
+    write_json(target / "stats.json", stats)
     return stats
 
 
@@ -158,6 +159,8 @@ def figure(runs: dict[str, list[dict]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from sentemb.reporting.figures import svg_text
+
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     grid = np.geomspace(min(p["tokens"] for pts in runs.values() for p in pts), max(SCALES.values()), 50)
     for stage, points in runs.items():
@@ -182,10 +185,8 @@ def figure(runs: dict[str, list[dict]], path: Path) -> None:
     axes[1].text(grid[0], 24 * 1024, " 24 GiB", va="bottom", fontsize=7, color="red")
     axes[0].legend(fontsize=7)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.svg")
-    fig.savefig(tmp, format="svg", metadata={"Date": None})
-    os.replace(tmp, path)
+    with atomic_open(path) as fh:
+        fh.write(svg_text(fig))
 
 
 def main() -> None:
@@ -205,10 +206,7 @@ def main() -> None:
 
     def record(stage: str, point: dict) -> None:  # the report rewritten after each run: a later failure keeps it
         runs.setdefault(stage, []).append(point)
-        report.parent.mkdir(parents=True, exist_ok=True)
-        tmp = report.with_suffix(".tmp")
-        tmp.write_text(json.dumps(runs, indent=1), encoding="utf-8")
-        os.replace(tmp, report)
+        write_json(report, runs)
 
     for k in args.split_documents:
         folder = args.out / f"split-{k}"
