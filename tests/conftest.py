@@ -76,11 +76,9 @@ def make_project(tmp_path: Path, shared: Path, smoke: bool = True, root: Path = 
 
 def apply_profile(params: dict, name: str) -> dict:
     """params.yaml's content with profiles/NAME.yaml applied (profiles/profile.py, a script of the repository)."""
-    import importlib.util
+    from helpers import script_module
 
-    spec = importlib.util.spec_from_file_location("profile_script", ROOT / "profiles" / "profile.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = script_module("profiles/profile.py")
     return module.apply_profile(params, module.read_profile(name))
 
 

@@ -2,6 +2,7 @@
 runs (params.yaml is the one place settings have values: sentemb.core.config), changed where a test says."""
 
 import copy
+import importlib.util
 from pathlib import Path
 
 import yaml
@@ -10,6 +11,16 @@ from sentemb.core.text import TextConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+
+
+def script_module(relative: str):
+    """A script of the repository that is not a package module (``benchmarks/NAME.py``, ``profiles/profile.py``),
+    imported from its file."""
+    path = ROOT / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def params_section(key: str) -> dict:

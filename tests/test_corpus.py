@@ -1,7 +1,7 @@
-import importlib.util
 import json
 from collections import Counter
-from pathlib import Path
+
+from helpers import ROOT, script_module
 
 import numpy as np
 import pytest
@@ -134,19 +134,11 @@ def test_the_current_gutenberg_end_marker_is_cut(gutenberg_book):
         strip_headers(text.encode("utf-8")).decode("utf-8"))
 
 
-def _cost_curves():
-    spec = importlib.util.spec_from_file_location(
-        "cost_curves", Path(__file__).resolve().parents[1] / "benchmarks" / "cost_curves.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_cost_curves_sample_whole_documents_nested_and_fit_power_laws(tmp_path):
     """``benchmarks/cost_curves.py``: a fraction's corpus is whole documents of the split stage's folder, in corpus
     order, each smaller fraction's documents among the larger's, with the statistics the stages read; the fit of
     a · x^b recovers a power law and that of c + k · x a line."""
-    bench = _cost_curves()
+    bench = script_module("benchmarks/cost_curves.py")
     source = tmp_path / "sentences"
     source.mkdir()
     docs = [[f"d{d} s{s} " + "w " * d for s in range(d % 3 + 1)] for d in range(40)]
@@ -179,7 +171,7 @@ def test_cost_curves_run_a_stage_script_on_fractions_of_the_smoke_corpus(smoke, 
     import subprocess
     import sys
 
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "cost_curves.py"
+    script = ROOT / "benchmarks" / "cost_curves.py"
     res = subprocess.run([sys.executable, str(script), str(smoke / "data/sentences"), str(tmp_path / "out"),
                           "--fractions", "0.5", "1", "--split-documents", "--stages", "vocab"],
                          capture_output=True, text=True)

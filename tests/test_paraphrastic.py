@@ -1,7 +1,6 @@
 """Paraphrastic encoders (Wieting et al. 2016; Wieting & Gimpel 2017): composition functions, the margin loss with
 in-batch negatives, scrambling, training with model selection, saved models, and the training pairs."""
 
-import importlib.util
 import math
 import os
 import re
@@ -9,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import TEXT, composition, params_section
+from helpers import TEXT, composition, params_section, script_module
 
 import numba
 import numpy as np
@@ -570,10 +569,7 @@ def test_speed_benchmark_times_the_products_by_their_operator_names():
     """``benchmarks/paraphrastic_speed.py --profile`` finds the matrix products among torch.profiler's operators by
     name (``PRODUCT_OPS``): a GRAN step spends time in them, and not all of it (a torch that renamed them would read
     no products, or a renamed profiler API would fail here rather than in a benchmark run)."""
-    spec = importlib.util.spec_from_file_location(
-        "paraphrastic_speed", Path(__file__).resolve().parents[1] / "benchmarks" / "paraphrastic_speed.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = script_module("benchmarks/paraphrastic_speed.py")
     enc = build("gran", _vectors(20, 8), sparse=True)
     speed, products, total = bench.profile_products(enc, _toy_pairs(), training("gran", epochs=1, batch_size=10))
     assert speed > 0 and 0 < products < total
