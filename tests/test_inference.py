@@ -216,10 +216,11 @@ print(json.dumps(sorted(m for m in ("torch", "scipy", "pandas", "gensim", "nltk"
 """
 
 
-@pytest.mark.parametrize("model", ["avg", "nws"])
-def test_similarity_of_an_average_imports_no_heavy_library(models, model):
-    """`sentemb similarity` on a word or weighted average loads none of torch, scipy, pandas, gensim, numba or NLTK's
-    package (each costs a user from 0.3 to 2 s a command: docs/speed.md, start-up), and prints the cosine."""
+@pytest.mark.parametrize("model", ["avg", "nws", "gran"])
+def test_similarity_imports_no_heavy_library(models, model):
+    """`sentemb similarity` on a word or weighted average or a recurrent encoder (GRAN, encoded in NumPy) loads none
+    of torch, scipy, pandas, gensim, numba or NLTK's package (each costs a user from 0.3 to 2 s a command:
+    docs/speed.md, start-up), and prints the cosine."""
     import json
     import subprocess
     import sys

@@ -46,6 +46,7 @@ from sentemb.paraphrastic.composition import (
 )
 from sentemb.paraphrastic.config import ParaphrasticConfig
 from sentemb.paraphrastic.gated_mean import GatedMean
+from sentemb.paraphrastic.inference import CompositionForward, parameter_shapes
 from sentemb.paraphrastic.model import save_paraphrastic_model
 from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, _cell_backward
 from sentemb.paraphrastic.peephole_cpu import cell_backward
@@ -116,6 +117,33 @@ def test_encoder_shape_and_padding_invariance(member):
     torch.testing.assert_close(enc(PaddedBatch.from_lists([SENTENCES[1]]))[0], out[1], rtol=0, atol=1e-6)
     # an empty sentence is the zero vector
     assert enc(PaddedBatch.from_lists([[], [1, 2]]))[0].abs().sum() == 0
+
+
+@pytest.mark.parametrize("member", [*FAMILY, "BiLSTM-sum", "BiGRAN-4-tanh-no-o", "DAN-1"])
+def test_numpy_forward_is_the_torch_encoder(member):
+    # a saved model encodes with the NumPy forward pass (no torch import): the same embeddings as the torch module in
+    # evaluation mode, on every parameter drawn at random (peepholes and biases too), with sentences of every length,
+    # an empty one and repeats, across batches
+    name, args = {"BiLSTM-sum": ("lstm", {"bidirectional": True, "combine": "sum"}),
+                  "BiGRAN-4-tanh-no-o": ("gran", {"bidirectional": True, "combine": "tanh", "output_gate": False,
+                                                  "variant": 4}),
+                  "DAN-1": ("dan", {"layers": 1})}.get(member) or FAMILY[member]
+    spec = composition(name, **args)
+    torch.manual_seed(0)
+    enc = build_composition(spec, _vectors(v=30, d=8), sparse=False).eval()
+    with torch.no_grad():
+        for p in enc.parameters():
+            p.normal_(0, 0.35)
+    parameters = {k: v.numpy().copy() for k, v in enc.state_dict().items()}
+    assert {k: v.shape for k, v in parameters.items()} == parameter_shapes(spec, 30, 8)
+    rng = np.random.default_rng(1)
+    sentences = [rng.integers(0, 30, n) for n in (3, 1, 9, 0, 5, 2, 9, 4, 7, 1, 6, 8)]
+    sentences += [sentences[2], np.empty(0, dtype=np.int64), sentences[0]]
+    expected = encode_ids(enc, sentences, batch_size=4)
+    got = CompositionForward(spec, parameters).encode(sentences, batch_size=4)
+    assert got.dtype == np.float32 and got.shape == (len(sentences), 8)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=2e-6)
+    assert not got[3].any() and got[2].any()
 
 
 @pytest.mark.parametrize("output_gate", [True, False])
@@ -600,7 +628,7 @@ def test_saved_model_round_trip(tmp_path):
     expected = enc.eval()(PaddedBatch.from_lists([[idx["the"], idx["cat"], idx["sat"]]]))[0].detach().numpy()
     np.testing.assert_allclose(out[0], expected, atol=1e-5)
     # "dog" was not trained: its base vector is used
-    w = model.encoder.embedding.weight.detach().numpy()
+    w = model.embedding.full()
     np.testing.assert_allclose(w[4], base[4])
     np.testing.assert_allclose(w[1], base[1] + 1.0)
     assert not out[2].any()  # no known word

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 import torch
 import yaml
+from safetensors.numpy import load_file, save_file
 from typer.testing import CliRunner
 
 from sentemb.cli import app
@@ -108,6 +109,12 @@ def _foreign_safetensors(m: Path, marker: Path) -> Path:
     return m / "gran"
 
 
+def _float64_safetensors(m: Path, marker: Path) -> Path:
+    path = m / "gran/encoder.safetensors"
+    save_file({k: v.astype(np.float64) for k, v in load_file(path).items()}, path)
+    return m / "gran"
+
+
 def _config(model: str, edit) -> callable:
     def tamper(m: Path, marker: Path) -> Path:
         _edit_json(m / model / "config.json", edit)
@@ -155,6 +162,8 @@ MODELS = {
     "truncated encoder.safetensors": (_truncate("gran/encoder.safetensors"),
                                       "gran/encoder.safetensors: not a safetensors file"),
     "foreign encoder.safetensors": (_foreign_safetensors, "gran/encoder.safetensors: not a safetensors file"),
+    "float64 encoder.safetensors": (_float64_safetensors, "gran/encoder.safetensors: not a safetensors file of the "
+                                    "encoder's parameters (embedding.weight is float64, not float32)"),
     "truncated vectors.npy": (_truncate("avg/vectors.npy"), "avg/vectors.npy: not a .npy array"),
     "missing key": (_config("gran", lambda c: c.pop("composition")),
                     "gran/config.json: composition: Field required"),

@@ -29,12 +29,12 @@ def owned_word_vectors(model: SentenceEncoder, model_name: str | Path = "model")
     Raises:
         SentembError: a model without word vectors of its own, or one with common-component removal.
     """
-    encoder = getattr(model, "encoder", None)
-    if encoder is not None and hasattr(model, "index"):  # paraphrastic
-        weights = encoder.embedding.weight.detach().float().cpu().numpy()
+    composition = getattr(model, "composition", None)
+    if composition is not None:  # paraphrastic
+        weights = model.embedding.full()
         words = sorted(model.index, key=model.index.__getitem__)
         kind = "the word embeddings of the paraphrastic encoder" + (
-            "" if type(encoder).__name__ == "AverageComposition" else " (its input vectors)")
+            "" if composition.encoder == "avg" else " (its input vectors)")
         return WordVectors.from_arrays(words, np.zeros(len(words), dtype=np.int64), weights), kind
     vectors = getattr(model, "vectors", None)
     if not isinstance(vectors, WordVectors):

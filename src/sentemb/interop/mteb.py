@@ -35,9 +35,9 @@ def model_meta(model_dir: str | Path, model: Any) -> ModelMeta:
     """MTEB's metadata of a saved model: name ``sentemb/NAME``, revision the first 12 hex digits of the SHA-256 of its
     ``config.json``, embedding dimension, parameter count (word vectors and encoder), cosine similarity."""
     revision = hashlib.sha256((Path(model_dir) / CONFIG).read_bytes()).hexdigest()[:12]
-    encoder = getattr(model, "encoder", None)
-    if encoder is not None:
-        parameters = sum(p.numel() for p in encoder.parameters())
+    state = getattr(model, "state", None)  # a paraphrastic model's composition parameters
+    if state is not None:
+        parameters = sum(v.size for v in state.values()) + int(np.prod(model.embedding.shape))
     else:
         weights = getattr(model, "weights", None)  # a weighted model's q_w, one a word
         parameters = int(np.prod(model.vectors.vectors.shape)) + (0 if weights is None else len(weights))
@@ -45,7 +45,7 @@ def model_meta(model_dir: str | Path, model: Any) -> ModelMeta:
         loader=SentembEncoder, name=f"sentemb/{model.name}", revision=revision, release_date=None,
         languages=["eng-Latn"], n_parameters=parameters, memory_usage_mb=round(parameters * 4 / 2**20, 1),
         max_tokens=float("inf"), embed_dim=model.dim, license=None, open_weights=True, public_training_code=None,
-        public_training_data=None, framework=["PyTorch" if encoder is not None else "NumPy"],
+        public_training_data=None, framework=["PyTorch" if state is not None else "NumPy"],
         similarity_fn_name=ScoringFunction.COSINE, use_instructions=False, training_datasets=set(),
     )
 

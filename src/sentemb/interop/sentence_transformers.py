@@ -166,9 +166,10 @@ def sentence_transformers_modules(model: SentenceEncoder, model_dir: str | Path)
     if isinstance(model, ParaphrasticModel):
         words = sorted(model.index, key=model.index.__getitem__)
         composition = read_config(model_dir)["composition"]
+        trained = model.torch_encoder()
         encoder = ParaphrasticEncoder(SentembTokenizer(words, model.text), composition,
-                                      model.encoder.embedding.weight.detach())
-        encoder.encoder.load_state_dict(model.encoder.state_dict())
+                                      trained.embedding.weight.detach())
+        encoder.encoder.load_state_dict(trained.state_dict())
         return [encoder]
     if not isinstance(model, WordAveragingModel):
         raise SentembError(f"{model_dir}: a {type(model).__name__} cannot be exported to sentence-transformers")

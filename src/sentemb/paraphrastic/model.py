@@ -9,13 +9,12 @@ word-averaging model it started from, whose other rows it reads back when loadin
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import torch
 from pydantic import Field, PositiveInt
 from safetensors import SafetensorError
-from safetensors.torch import load_file, save_file
+from safetensors.numpy import load_file
 
 from sentemb.core.errors import SentembError
 from sentemb.core.models.format import (
@@ -29,8 +28,11 @@ from sentemb.core.models.format import (
 from sentemb.core.models.word_averaging import load_word_vectors, save_word_averaging_model
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.core.text import TextConfig, cached_tokenize
-from sentemb.paraphrastic.composition import CompositionEncoder, build_composition, encode_ids
 from sentemb.paraphrastic.config import Composition, ParaphrasticConfig
+from sentemb.paraphrastic.inference import CompositionForward, RowOverlay, parameter_shapes
+
+if TYPE_CHECKING:
+    from sentemb.paraphrastic.composition import CompositionEncoder
 
 STATE = "encoder.safetensors"
 WORDS = "words.txt"
@@ -48,15 +50,28 @@ class ParaphrasticModelConfig(ModelConfig):
 class ParaphrasticModel:
     """A trained composition encoder over word vectors, ``encode(sentences)`` like every saved model.
 
-    Unknown words are dropped (as in every model here); a sentence with no known word encodes to zeros.
+    It encodes in NumPy (:mod:`sentemb.paraphrastic.inference`, no torch); :meth:`torch_encoder` gives the torch
+    module with the same parameters, for training further or exporting. Unknown words are dropped (as in every model
+    here); a sentence with no known word encodes to zeros.
+
+    Attributes:
+        composition: the encoder and its arguments.
+        state: name → float32 array, the composition's parameters (the torch module's ``state_dict`` but the word
+            embeddings).
+        embedding: the word embeddings, (V, dim): the base model's vectors with the trained rows.
+        index: word → row of ``embedding``.
     """
 
-    def __init__(self, name: str, encoder: CompositionEncoder, index: dict[str, int], text: TextConfig) -> None:
+    def __init__(self, name: str, composition: Composition, state: dict[str, np.ndarray], embedding: RowOverlay,
+                 index: dict[str, int], text: TextConfig) -> None:
         self.name = name
-        self.encoder = encoder.eval()
+        self.composition = composition
+        self.state = state
+        self.embedding = embedding
         self.index = index
         self.text = text
-        self.dim = encoder.dim
+        self.forward = CompositionForward(composition, state | {"embedding.weight": embedding})
+        self.dim = self.forward.dim
 
     def token_ids(self, sentence: str) -> np.ndarray:
         get = self.index.get
@@ -64,7 +79,20 @@ class ParaphrasticModel:
 
     def encode(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences: float32, shape (len(sentences), dim)."""
-        return encode_ids(self.encoder, [self.token_ids(s) for s in sentences])
+        return self.forward.encode([self.token_ids(s) for s in sentences])
+
+    def torch_encoder(self) -> CompositionEncoder:
+        """The torch module of this encoder (:func:`~sentemb.paraphrastic.composition.build_composition`), in
+        evaluation mode, on the CPU, with these parameters (copies)."""
+        import torch
+
+        from sentemb.paraphrastic.composition import build_composition
+
+        full = torch.from_numpy(self.embedding.full())
+        encoder = build_composition(self.composition, full, sparse=False)
+        encoder.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in self.state.items()}
+                                | {"embedding.weight": full})
+        return encoder.eval()
 
 
 def save_paraphrastic_model(directory: str | Path, name: str, encoder: CompositionEncoder, words: list[str],
@@ -77,6 +105,8 @@ def save_paraphrastic_model(directory: str | Path, name: str, encoder: Compositi
     Raises:
         SentembError: ``vectors_model`` is not a sibling of ``directory``.
     """
+    from safetensors.torch import save_file  # saving is training's work: loading needs no torch
+
     config = ParaphrasticModelConfig(type="paraphrastic", name=name, composition=composition, dim=encoder.dim,
                                      vectors=sibling_reference(directory, vectors_model), text=text, info=info)
 
@@ -102,16 +132,20 @@ def save_trained_model(directory: str | Path, name: str, encoder: CompositionEnc
     save_word_averaging_model(directory, name, WordVectors(base.vocab, vectors), text, info)
 
 
-def load_state(path: Path) -> dict[str, torch.Tensor]:
-    """A safetensors file of tensors.
+def load_state(path: Path) -> dict[str, np.ndarray]:
+    """A safetensors file of float32 arrays (read with NumPy: no torch).
 
     Raises:
-        SentembError: a truncated or foreign file, naming it.
+        SentembError: a truncated or foreign file, or one with arrays of another dtype, naming it.
     """
     try:
-        return load_file(str(path), device="cpu")
-    except (SafetensorError, OSError, ValueError) as e:
+        state = load_file(str(path))
+    except (SafetensorError, OSError, ValueError, TypeError) as e:
         raise SentembError(f"{path}: not a safetensors file of the encoder's parameters ({e})") from None
+    other = next((f"{k} is {v.dtype}" for k, v in state.items() if v.dtype != np.float32), None)
+    if other:
+        raise SentembError(f"{path}: not a safetensors file of the encoder's parameters ({other}, not float32)")
+    return state
 
 
 def load(directory: Path, config: dict) -> ParaphrasticModel:
@@ -131,7 +165,7 @@ def load(directory: Path, config: dict) -> ParaphrasticModel:
         raise SentembError(f"{words_path}: not UTF-8 text ({e.reason})") from None
     state = load_state(state_path)
     trained = state.pop("embedding.weight", None)
-    if trained is None or trained.dim() != 2 or trained.shape != (len(words), vectors.dim):
+    if trained is None or trained.ndim != 2 or trained.shape != (len(words), vectors.dim):
         got = "no embedding.weight" if trained is None else f"embedding.weight of shape {tuple(trained.shape)}"
         raise SentembError(f"{state_path}: {got}, expected ({len(words)}, {vectors.dim}) for the words of "
                            f"{words_path} over the {vectors.dim}-d vectors")
@@ -139,13 +173,13 @@ def load(directory: Path, config: dict) -> ParaphrasticModel:
     missing = [w for w in words if w not in index]
     if missing:
         raise SentembError(f"{words_path}: {len(missing)} words are not in the base vectors, e.g. {missing[0]!r}")
-    full = torch.from_numpy(np.array(vectors.vectors, dtype=np.float32))
-    full[torch.as_tensor([index[w] for w in words], dtype=torch.int64)] = trained.float()
-    encoder = build_composition(checked.composition, full, sparse=False)
-    state["embedding.weight"] = full
-    try:
-        encoder.load_state_dict(state)
-    except RuntimeError as e:
-        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise SentembError(f"{state_path}: does not fit encoder {checked.composition.encoder!r} ({reason})") from None
-    return ParaphrasticModel(checked.name, encoder, dict(index), checked.text)
+    expected = parameter_shapes(checked.composition, len(vectors.words), vectors.dim)
+    expected.pop("embedding.weight")
+    unfit = ([f"missing {k}" for k in expected if k not in state]
+             + [f"unexpected {k}" for k in state if k not in expected]
+             + [f"{k} of shape {tuple(v.shape)}, expected {expected[k]}" for k, v in state.items()
+                if k in expected and v.shape != expected[k]])
+    if unfit:
+        raise SentembError(f"{state_path}: does not fit encoder {checked.composition.encoder!r} ({unfit[0]})")
+    embedding = RowOverlay(vectors.vectors, np.array([index[w] for w in words], dtype=np.int64), trained)
+    return ParaphrasticModel(checked.name, checked.composition, state, embedding, dict(index), checked.text)

@@ -53,8 +53,8 @@ def transfer_encoder(composition: Composition, words: list[str], seed: int, vect
         rows = torch.from_numpy(np.asarray(vectors.vectors[[vectors.index[w] for w in words]], dtype=np.float32))
         state = None
     else:
-        rows = trained.encoder.embedding.weight.detach()[[trained.index[w] for w in words]].clone()
-        state = {k: v for k, v in trained.encoder.state_dict().items() if k != "embedding.weight"}
+        rows = torch.from_numpy(trained.embedding[np.array([trained.index[w] for w in words], dtype=np.int64)])
+        state = {k: torch.from_numpy(np.array(v)) for k, v in trained.state.items()}
     encoder: CompositionEncoder = build_composition(composition, rows, sparse=False)
     if state is not None:
         encoder.load_state_dict(state | {"embedding.weight": rows})
