@@ -86,6 +86,11 @@ def test_what_cannot_be_exported_is_one_line_and_writes_nothing(models):
     res = _export(models / "sif-pc", models / "st")  # per_set: its component is fitted on each call's sentences
     assert res.exit_code == 1 and "per_set" in res.output and "Traceback" not in res.output
     assert len(res.output.strip().splitlines()) == 1 and not (models / "st").exists()
+    save_weighted_average_model(models / "usif-norm", "usif-norm", models / "avg", TOY_WORDS,
+                                np.ones(len(TOY_WORDS)), np.ones(len(TOY_WORDS)), TEXT, "usif", "none", info={},
+                                normalisation="per_dimension")  # each dimension normalised over a sentence's words
+    res = _export(models / "usif-norm", models / "st")
+    assert res.exit_code == 1 and "normalises each dimension" in res.output and not (models / "st").exists()
     res = _export(models / "missing", models / "st")
     assert res.exit_code == 1 and "missing model directory" in res.output and not (models / "st").exists()
 

@@ -1,5 +1,6 @@
 """Neural Word Salience, the ISF/SIF baselines, weighted-average models and the psycholinguistic norms."""
 
+import json
 import math
 
 from helpers import TEXT, configured
@@ -16,8 +17,9 @@ from sentemb.core.data.corpus import build_token_corpus
 from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.errors import SentembError
 from sentemb.core.models import load_model
-from sentemb.core.models.word_averaging import save_word_averaging_model
+from sentemb.core.models.word_averaging import save_word_averaging_model, segment_mean
 from sentemb.core.models.word_vectors import WordVectors
+from sentemb.inference.export import owned_word_vectors
 from sentemb.salience.config import NWSConfig
 from sentemb.salience.encoder import SalienceEncoder
 from sentemb.salience.model import WeightedAverageModel, save_weighted_average_model
@@ -169,6 +171,58 @@ def test_usif_model_fits_its_components_per_call_and_round_trips(tmp_path):
     config = (tmp_path / "vec-usif" / "config.json").read_text()
     (tmp_path / "vec-usif" / "config.json").write_text(config.replace('"components": 2,', ""))
     with pytest.raises(SentembError, match=r"vec-usif/config\.json: components"):
+        load_model(tmp_path / "vec-usif")
+
+
+def test_per_dimension_normalisation_is_the_usif_authors_formula():
+    """usif.py's _to_vec: v_t = the sentence's word vectors (n, d); v_t /= np.linalg.norm(v_t, axis=0); each row times
+    its word's weight; the mean of the rows. Repeated words count twice in the norm and the mean."""
+    rng = np.random.default_rng(3)
+    vectors = rng.normal(size=(20, 6)).astype(np.float32)
+    weights = rng.uniform(0.1, 2, size=20).astype(np.float32)
+    sentences = [rng.integers(0, 20, n) for n in (1, 4, 7, 0, 3)] + [np.array([5, 5, 2])]
+    expected = []
+    for ids in sentences:
+        if len(ids) == 0:
+            expected.append(np.zeros(6))
+            continue
+        v_t = vectors[ids].astype(np.float64)
+        v_t = v_t * (1.0 / np.linalg.norm(v_t, axis=0))
+        expected.append(np.mean([weights[w] * v_t[i] for i, w in enumerate(ids)], axis=0))
+    lengths = np.array([len(x) for x in sentences])
+    got = segment_mean(vectors, np.concatenate(sentences), lengths, weights=weights, per_dimension_norm=True)
+    np.testing.assert_allclose(got, np.array(expected), rtol=1e-5, atol=1e-6)
+    # one word: every dimension becomes ±1, times its weight
+    np.testing.assert_allclose(got[0], weights[sentences[0][0]] * np.sign(vectors[sentences[0][0]]), rtol=1e-6)
+    # a dimension that is zero in every word of the sentence stays zero (the authors' code divides by zero there)
+    vectors[:, 2] = 0
+    got = segment_mean(vectors, np.concatenate(sentences), lengths, weights=weights, per_dimension_norm=True)
+    assert np.isfinite(got).all() and not got[:, 2].any()
+
+
+def test_usif_model_with_the_authors_normalisation_round_trips_and_is_not_exported(tmp_path):
+    vocab = Vocabulary(["the", "cat", "sat", "mat"], np.array([10, 3, 2, 1]))
+    vectors = np.array([[1, 0, 2], [0, 1, 0], [1, 1, 0], [0, 3, 1]], dtype=np.float32)
+    save_word_averaging_model(tmp_path / "vec", "vec", WordVectors(vocab, vectors), TEXT, info={})
+    save_weighted_average_model(tmp_path / "vec-usif", "vec-usif", tmp_path / "vec", vocab.words,
+                                np.array([0.5, 1.0, 2.0, 3.0]), vocab.counts, TEXT, "usif", "per_set", info={},
+                                components=2, component_weighting="singular_values", normalisation="per_dimension")
+    model = load_model(tmp_path / "vec-usif")
+    assert model.normalisation == "per_dimension"
+    plain = model.weighted_average(["the cat", "the mat sat"])
+    # norms (1, 1, 2) over "the cat": the → (1, 0, 1) × 0.5, cat → (0, 1, 0) × 1, their mean
+    np.testing.assert_allclose(plain[0], [0.25, 0.5, 0.25], rtol=1e-6)
+    # without common-component removal, word vectors still cannot express it
+    save_weighted_average_model(tmp_path / "vec-norm", "vec-norm", tmp_path / "vec", vocab.words,
+                                np.array([0.5, 1.0, 2.0, 3.0]), vocab.counts, TEXT, "usif", "none", info={},
+                                normalisation="per_dimension")
+    with pytest.raises(SentembError, match="normalises each dimension over the words of each sentence"):
+        owned_word_vectors(load_model(tmp_path / "vec-norm"), "vec-norm")
+    # a model saved before the key was added is one line naming it
+    config = json.loads((tmp_path / "vec-usif" / "config.json").read_text())
+    del config["normalisation"]
+    (tmp_path / "vec-usif" / "config.json").write_text(json.dumps(config))
+    with pytest.raises(SentembError, match=r"vec-usif/config\.json: normalisation"):
         load_model(tmp_path / "vec-usif")
 
 

@@ -27,7 +27,8 @@ def owned_word_vectors(model: SentenceEncoder, model_name: str | Path = "model")
         ``(vectors, what)``: ``what`` says which of the above, for the user.
 
     Raises:
-        SentembError: a model without word vectors of its own, or one with common-component removal.
+        SentembError: a model without word vectors of its own, or one with common-component removal or per-dimension
+            normalisation.
     """
     composition = getattr(model, "composition", None)
     if composition is not None:  # paraphrastic
@@ -45,6 +46,9 @@ def owned_word_vectors(model: SentenceEncoder, model_name: str | Path = "model")
     if getattr(model, "component_fit", "none") != "none":
         raise SentembError(f"{model_name}: this model removes a common component from every sentence embedding "
                            "(SIF-PC), which word vectors cannot express; export its weights' model without it")
+    if getattr(model, "normalisation", "none") != "none":
+        raise SentembError(f"{model_name}: this model normalises each dimension over the words of each sentence "
+                           "(uSIF's usif_normalisation: per_dimension), which word vectors cannot express")
     baked = vectors.vectors * np.asarray(weights, dtype=np.float32)[:, None]
     return WordVectors(vectors.vocab, baked), "the word vectors × their weights q_w (baked in)"
 

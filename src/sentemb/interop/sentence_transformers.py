@@ -160,8 +160,8 @@ def sentence_transformers_modules(model: SentenceEncoder, model_dir: str | Path)
     docstring).
 
     Raises:
-        SentembError: a weighted model that fits its common component on each call's sentences (``per_set``), or a
-            model of a kind this exporter does not know.
+        SentembError: a weighted model that fits its common component on each call's sentences (``per_set``) or
+            normalises each dimension over a sentence's words, or a model of a kind this exporter does not know.
     """
     if isinstance(model, ParaphrasticModel):
         words = sorted(model.index, key=model.index.__getitem__)
@@ -180,6 +180,9 @@ def sentence_transformers_modules(model: SentenceEncoder, model_dir: str | Path)
             raise SentembError(f"{model_dir}: fits its common component on the sentences of each encode call "
                                "(component_fit: per_set, as the SIF and uSIF authors' evaluation); a fixed pipeline "
                                "cannot; export the one fitted on the corpus (models/VECTORS-sif-pc-corpus)")
+        if model.normalisation != "none":
+            raise SentembError(f"{model_dir}: normalises each dimension over the words of each sentence (uSIF's "
+                               "usif_normalisation: per_dimension), which mean pooling of word embeddings cannot")
         vectors = vectors * model.weights[:, None]
         if model.component_fit == "corpus":  # v − Σ c_i c_iᵀ v = (I − CᵀC) v
             c = torch.from_numpy(np.atleast_2d(np.asarray(model.component, dtype=np.float32)))

@@ -39,8 +39,10 @@ def build_baseline(directory: str | Path, vectors_model: str | Path, weighting: 
     paper's SMOOTH), ``sif-pc`` (SIF with the first principal component removed, fitted on each evaluation set as the
     SIF authors' code does), ``sif-pc-corpus`` (the same component fitted once, on ``config.component_sentences``
     training sentences drawn with ``config.seed``: what a deployed model can do, and the control for the per-set
-    fit's use of the test sentences) or ``usif`` (Ethayarajh 2018: a/(a/2 + p(w)), the first
-    ``config.usif_components`` components removed per evaluation set, each weighted by its singular value's share).
+    fit's use of the test sentences) or ``usif`` (Ethayarajh 2018: a/(a/2 + p(w)), each dimension of a sentence's
+    word vectors normalised over the sentence when ``config.usif_normalisation`` is ``per_dimension`` (the authors'
+    code), the first ``config.usif_components`` components removed per evaluation set, each weighted by its singular
+    value's share).
 
     Returns:
         What the model records (``info``): the weighting and its statistics.
@@ -59,7 +61,8 @@ def build_baseline(directory: str | Path, vectors_model: str | Path, weighting: 
     elif weighting == "usif":
         mean_length = float(corpus.lengths.mean())
         weights, a = usif_weights(vocab.counts, mean_length)
-        info |= {"a": a, "mean_length": round(mean_length, 4), "components": config.usif_components}
+        info |= {"a": a, "mean_length": round(mean_length, 4), "components": config.usif_components,
+                 "normalisation": config.usif_normalisation}
     else:
         weights = sif_weights(vocab.counts, config.sif_a)
         info |= {"a": config.sif_a}
@@ -80,5 +83,6 @@ def build_baseline(directory: str | Path, vectors_model: str | Path, weighting: 
         info |= {"component_sentences": len(sample)}
     save_weighted_average_model(directory, Path(directory).name, vectors_model, vocab.words, weights, vocab.counts,
                                 text, weighting, fit, info, component=component, components=m,
-                                component_weighting="singular_values" if weighting == "usif" else "unit")
+                                component_weighting="singular_values" if weighting == "usif" else "unit",
+                                normalisation=config.usif_normalisation if weighting == "usif" else "none")
     return info

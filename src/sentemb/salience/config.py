@@ -4,6 +4,8 @@ params.yaml (:mod:`sentemb.core.config`)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, PositiveFloat, PositiveInt, model_validator
 
 from sentemb.adjacent_sentences.config import AdjacentSentenceConfig
@@ -31,4 +33,7 @@ class BaselinesConfig(Schema):
     sif_a: PositiveFloat = Field(description="a in a / (a + p(w)) (Arora et al. 2017: 1e-3)")
     component_sentences: PositiveInt = Field(description="training sentences sif-pc-corpus fits its component on")
     usif_components: PositiveInt = Field(description="m, the common components uSIF removes (Ethayarajh 2018: 5)")
+    usif_normalisation: Literal["per_dimension", "none"] = Field(
+        description="per_dimension: each dimension of a sentence's word vectors divided by its norm over the sentence "
+                    "before the weighted mean, as the authors' usif.py does; none: as fse's uSIF")
     seed: Seed

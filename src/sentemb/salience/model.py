@@ -59,19 +59,25 @@ class WeightedAverageModel(WordAveragingModel):
         component_weighting: ``"unit"`` (SIF: v − u uᵀ v) or ``"singular_values"`` (uSIF: each of the m weighted
             by its share of the squared singular values,
             :func:`~sentemb.salience.weighting.weighted_principal_components`).
+        normalisation: ``"none"``, or ``"per_dimension"``: each dimension of a sentence's word vectors divided by
+            its norm over the sentence before the weighted mean (uSIF as its authors' ``usif.py`` computes it;
+            :func:`~sentemb.core.models.word_averaging.segment_mean`).
 
     Raises:
-        SentembError: weights of the wrong length, or a component missing for ``"corpus"``.
+        SentembError: weights of the wrong length, an unknown component fit or normalisation, or a component missing
+            for ``"corpus"``.
     """
 
     def __init__(self, name: str, vectors: WordVectors, weights: np.ndarray, text: TextConfig,
                  component_fit: str = "none", component: np.ndarray | None = None, components: int = 1,
-                 component_weighting: str = "unit") -> None:
+                 component_weighting: str = "unit", normalisation: str = "none") -> None:
         super().__init__(name, vectors, text)
         if len(weights) != len(vectors):
             raise SentembError(f"{name}: {len(weights)} weights for {len(vectors)} word vectors")
         if component_fit not in COMPONENT_FITS:
             raise SentembError(f"{name}: unknown component fit {component_fit!r} (expected one of {COMPONENT_FITS})")
+        if normalisation not in ("none", "per_dimension"):
+            raise SentembError(f"{name}: unknown normalisation {normalisation!r} (expected none or per_dimension)")
         if component_fit == "corpus" and component is None:
             raise SentembError(f"{name}: component_fit 'corpus' needs the fitted component")
         self.weights = np.asarray(weights, dtype=np.float32)
@@ -79,6 +85,7 @@ class WeightedAverageModel(WordAveragingModel):
         self.component = component
         self.components = components
         self.component_weighting = component_weighting
+        self.normalisation = normalisation
 
     def encode(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences.
@@ -97,7 +104,8 @@ class WeightedAverageModel(WordAveragingModel):
 
     def weighted_average(self, sentences: list[str]) -> np.ndarray:
         """Eq. 1 without component removal; float32, shape (len(sentences), dim)."""
-        return segment_mean(self.vectors.vectors, *self.ids_and_lengths(sentences), weights=self.weights)
+        return segment_mean(self.vectors.vectors, *self.ids_and_lengths(sentences), weights=self.weights,
+                            per_dimension_norm=self.normalisation == "per_dimension")
 
     def weighted_average_ids(self, sentences: Sequence[Sequence[int] | np.ndarray]) -> np.ndarray:
         """Eq. 1 without component removal, for sentences given as row indices into ``vectors``.
@@ -108,7 +116,8 @@ class WeightedAverageModel(WordAveragingModel):
         lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
         ids = (np.concatenate([np.asarray(s, dtype=np.int64) for s in sentences]) if len(sentences)
                else np.zeros(0, dtype=np.int64))
-        return segment_mean(self.vectors.vectors, ids, lengths, weights=self.weights)
+        return segment_mean(self.vectors.vectors, ids, lengths, weights=self.weights,
+                            per_dimension_norm=self.normalisation == "per_dimension")
 
 
 class WeightedAverageConfig(ModelConfig):
@@ -123,12 +132,16 @@ class WeightedAverageConfig(ModelConfig):
     components: PositiveInt = Field(description="common components removed: 1 (SIF) or m (uSIF); 1 without removal")
     component_weighting: Literal["unit", "singular_values"] = Field(
         description="unit (SIF: v − u uᵀ v) or singular_values (uSIF: each component weighted by λ_i)")
+    normalisation: Literal["none", "per_dimension"] = Field(
+        description="per_dimension: each dimension of a sentence's word vectors divided by its norm over the sentence "
+                    "before the weighted mean (the uSIF authors' usif.py); none")
 
 
 def save_weighted_average_model(
     directory: str | Path, name: str, vectors_model: str | Path, words: list[str], weights: np.ndarray,
     counts: np.ndarray, text: TextConfig, weighting: str, component_fit: str, info: dict[str, Any],
     component: np.ndarray | None = None, components: int = 1, component_weighting: str = "unit",
+    normalisation: str = "none",
 ) -> None:
     """Write ``config.json``, ``weights.tsv`` (word, weight, count) and, for ``component_fit="corpus"``,
     ``component.npy`` into ``directory``, replacing it atomically.
@@ -138,14 +151,15 @@ def save_weighted_average_model(
         words, weights, counts: one row per word (any order; matched to the vectors by word when loading).
         weighting: what the weights are (``isf``, ``sif``, ``usif``, ``nws`` …), recorded in the config.
         component: float32 (dim,) or (m, dim), for ``component_fit="corpus"``.
-        components, component_weighting: see :class:`WeightedAverageModel`.
+        components, component_weighting, normalisation: see :class:`WeightedAverageModel`.
 
     Raises:
         SentembError: ``vectors_model`` is not a sibling of ``directory``.
     """
     config = WeightedAverageConfig(type="weighted_average", name=name, vectors=sibling_reference(directory,
                                    vectors_model), weighting=weighting, component_fit=component_fit,
-                                   components=components, component_weighting=component_weighting, text=text,
+                                   components=components, component_weighting=component_weighting,
+                                   normalisation=normalisation, text=text,
                                    info=info)
 
     def files(tmp: Path) -> None:
@@ -220,4 +234,4 @@ def load(directory: Path, config: dict) -> WeightedAverageModel:
         if component.shape not in ((vectors.dim,), (m, vectors.dim)):
             raise SentembError(f"{path}: shape {component.shape}, expected ({vectors.dim},) or ({m}, {vectors.dim})")
     return WeightedAverageModel(checked.name, vectors, weights, checked.text, checked.component_fit, component,
-                                checked.components, checked.component_weighting)
+                                checked.components, checked.component_weighting, checked.normalisation)

@@ -13,9 +13,10 @@ The baselines of Bollegala et al. (NWS paper §4.1) and Arora et al. 2017 (SIF),
 - uSIF (Ethayarajh 2018, "Unsupervised Random Walk Sentence Embeddings"): weights a / (a/2 + p(w)) with a set by
   the vocabulary size and the mean sentence length (:func:`usif_weights`), and the first m singular vectors removed,
   each weighted by its share of the squared singular values, v_s ← v_s − Σ_i λ_i u_i u_iᵀ v_s
-  (:func:`weighted_principal_components`, :func:`remove_component`). As in fse's uSIF (``fse.models.uSIF``); the
-  authors' ``usif.py`` also divides each dimension of a sentence's word vectors by its norm over the sentence
-  (``np.linalg.norm(v_t, axis=0)``), which is not done here.
+  (:func:`weighted_principal_components`, :func:`remove_component`). The authors' ``usif.py`` also divides each
+  dimension of a sentence's word vectors by its norm over the sentence (``np.linalg.norm(v_t, axis=0)``), which
+  the weighted model does when asked (``normalisation="per_dimension"``,
+  :func:`sentemb.core.models.word_averaging.segment_mean`); fse's ``uSIF`` does not.
 """
 
 from __future__ import annotations

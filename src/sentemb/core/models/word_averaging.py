@@ -24,7 +24,7 @@ _CHUNK_ROWS = 512  # word rows gathered at a time by segment_mean: small enough 
 
 
 def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weights: np.ndarray | None = None,
-                 extra: np.ndarray | None = None) -> np.ndarray:
+                 extra: np.ndarray | None = None, per_dimension_norm: bool = False) -> np.ndarray:
     """Means of consecutive runs of word vectors: row i of the result is (1/n_i) Σ_j q_j x_j over the ``lengths[i]``
     ids that follow sentence i−1's in ``ids`` (one gather and one ``np.add.reduceat``, summed in float64).
 
@@ -34,6 +34,9 @@ def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weig
         lengths: int, shape (n,): words per sentence (0: a zero row).
         weights: float, shape (V,): q_w, a weight per word (None: 1); ``extra`` rows get weight 1.
         extra: float, shape (K, dim): vectors of words outside ``vectors`` (random out-of-vocabulary vectors).
+        per_dimension_norm: first divide each dimension of a sentence's word vectors by that dimension's norm over
+            the sentence, x_jd / (Σ_k x_kd²)^½ (uSIF as its authors' ``usif.py`` computes it,
+            ``v_t / np.linalg.norm(v_t, axis=0)``; a dimension that is zero in every word stays zero).
 
     Returns:
         float32, shape (n, dim).
@@ -52,17 +55,20 @@ def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weig
             own = chunk_ids < size
             if own.all():  # one gather (float32); the sums below are taken in float64
                 rows = vectors[chunk_ids]
-                if weights is not None:
-                    rows *= weights[chunk_ids, None]
+                own = slice(None)  # basic indexing below: in place, no copy
             else:
                 rows = np.empty((len(chunk_ids), dim), dtype=np.float32)
                 rows[own] = vectors[chunk_ids[own]]
                 rows[~own] = extra[chunk_ids[~own] - size]
-                if weights is not None:
-                    rows[own] *= weights[chunk_ids[own], None]
             nonempty = chunk_len > 0
             starts = (np.cumsum(chunk_len) - chunk_len)[nonempty]
+            norms = np.sqrt(np.add.reduceat(np.square(rows, dtype=np.float64), starts, axis=0)) \
+                if per_dimension_norm else None
+            if weights is not None:
+                rows[own] *= weights[chunk_ids[own], None]
             sums = np.add.reduceat(rows, starts, axis=0, dtype=np.float64)
+            if norms is not None:  # Σ_j q_j x_jd / ‖x_·d‖: the norm is the sentence's, the same for each word
+                sums = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
             out[start_row:stop_row][nonempty] = sums / chunk_len[nonempty, None]
         start_row = stop_row
     return out
