@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from sentemb.core.data.corpus import distinct_sentences
+from sentemb.core.data.corpus import encode_distinct
 from sentemb.core.errors import SentembError
 from sentemb.paraphrastic.config import Composition
 from sentemb.paraphrastic.gated_mean import GatedMean
@@ -541,19 +541,15 @@ COMPOSITIONS: dict[str, type[CompositionEncoder]] = {
 
 def encode_ids(encoder: CompositionEncoder, sentences: Sequence[np.ndarray], batch_size: int = 512) -> np.ndarray:
     """Embed token-id sentences in eval mode: float32 (n, dim) on the CPU. Each distinct sentence is encoded once
-    (:func:`distinct_sentences`), longest first in batches of ``batch_size``."""
+    (:func:`~sentemb.core.data.corpus.encode_distinct`), longest first in batches of ``batch_size``."""
     device = encoder.embedding.weight.device
-    sentences, index = distinct_sentences(sentences)
-    order = np.argsort([-len(s) for s in sentences], kind="stable")
-    out = np.zeros((len(sentences), encoder.dim), dtype=np.float32)
     was_training = encoder.training
     encoder.eval()
     with torch.no_grad():
-        for i in range(0, len(order), batch_size):
-            rows = order[i:i + batch_size]
-            out[rows] = encoder(PaddedBatch.from_lists([sentences[r] for r in rows], device)).float().cpu().numpy()
+        out = encode_distinct(sentences, encoder.dim, lambda batch: encoder(
+            PaddedBatch.from_lists(batch, device)).float().cpu().numpy(), batch_size)
     encoder.train(was_training)
-    return out[index]
+    return out
 
 
 def build_composition(spec: Composition, vectors, sparse: bool) -> CompositionEncoder:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sentemb.core.data.corpus import distinct_sentences
+from sentemb.core.data.corpus import encode_distinct
 from sentemb.paraphrastic.config import RECURRENT, Composition
 
 
@@ -123,13 +123,7 @@ class CompositionForward:
     def encode(self, sentences: Sequence[np.ndarray], batch_size: int = 512) -> np.ndarray:
         """Embed token-id sentences: float32 (n, dim); zeros for a sentence without tokens. Each distinct sentence is
         encoded once, longest first in batches of ``batch_size``."""
-        distinct, index = distinct_sentences(sentences)
-        order = np.argsort([-len(s) for s in distinct], kind="stable")
-        out = np.zeros((len(distinct), self.dim), dtype=np.float32)
-        for i in range(0, len(order), batch_size):
-            rows = order[i:i + batch_size]
-            out[rows] = self.batch([distinct[r] for r in rows])
-        return out[index]
+        return encode_distinct(sentences, self.dim, self.batch, batch_size)
 
     def batch(self, sentences: list[np.ndarray]) -> np.ndarray:
         """float32 (B, dim) of sentences sorted longest first."""

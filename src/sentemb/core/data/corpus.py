@@ -6,7 +6,7 @@ document ids, so that a sentence's neighbours are the previous and next sentence
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -202,3 +202,24 @@ def distinct_sentences(sentences: Sequence[np.ndarray]) -> tuple[list[np.ndarray
     for x, i in zip(sentences, index, strict=True):
         distinct[i] = x
     return distinct, index
+
+
+def encode_distinct(sentences: Sequence[np.ndarray], dim: int, embed: Callable[[list[np.ndarray]], np.ndarray],
+                    batch_size: int = 512) -> np.ndarray:
+    """Embed token-id sentences with ``embed``, each distinct sentence once (:func:`distinct_sentences`), longest
+    first in batches of ``batch_size`` (so that a batch's sentences have similar lengths).
+
+    Args:
+        dim: the embedding's dimension.
+        embed: a batch of sentences, longest first → float (len(batch), dim).
+
+    Returns:
+        float32 (len(sentences), dim).
+    """
+    distinct, index = distinct_sentences(sentences)
+    order = np.argsort([-len(s) for s in distinct], kind="stable")
+    out = np.zeros((len(distinct), dim), dtype=np.float32)
+    for i in range(0, len(order), batch_size):
+        rows = order[i:i + batch_size]
+        out[rows] = embed([distinct[r] for r in rows])
+    return out[index]
