@@ -32,31 +32,19 @@ SENTENCES = ("a man plays guitar", "someone plays an instrument")
 def derive(directory: Path, base: Path) -> list[Path]:
     """A copy of the word-averaging model ``base`` and a weighted and a GRAN model over it, in ``directory``."""
     import numpy as np
-    import torch
-    import yaml
+    from derived_models import base_model, untrained_paraphrastic
 
-    from sentemb.core.models.format import read_config
-    from sentemb.core.models.word_averaging import load_word_vectors
-    from sentemb.core.text import text_config
-    from sentemb.paraphrastic.composition import build_composition
-    from sentemb.paraphrastic.config import Composition
-    from sentemb.paraphrastic.model import save_paraphrastic_model
     from sentemb.salience.model import save_weighted_average_model
 
     directory.mkdir(parents=True, exist_ok=True)
     words_dir = directory / "words"
     if not words_dir.exists():
         shutil.copytree(base, words_dir)
-    vectors = load_word_vectors(words_dir)
-    text = text_config(read_config(words_dir)["text"], str(words_dir / "config.json"))
+    vectors, text = base_model(words_dir)
     words = list(vectors.words)
     save_weighted_average_model(directory / "weighted", "weighted", words_dir, words, np.ones(len(words)),
                                 vectors.counts, text, "nws", "none", info={})
-    section = yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))["paraphrastic"]["para-gran"]
-    spec = Composition.model_validate({k: section[k] for k in Composition.model_fields if k in section})
-    torch.manual_seed(0)
-    encoder = build_composition(spec, np.array(vectors.vectors[:3]), sparse=False)
-    save_paraphrastic_model(directory / "gran", "gran", encoder, words[:3], spec, words_dir, text, info={})
+    untrained_paraphrastic(directory / "gran", "gran", words_dir, vectors, text)
     return [words_dir, directory / "weighted", directory / "gran"]
 
 

@@ -22,16 +22,11 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import yaml
+from derived_models import base_model, untrained_paraphrastic
 
 from sentemb.core.data.benchmarks import BENCHMARKS, load_benchmarks
 from sentemb.core.models import load_model
-from sentemb.core.models.format import read_config
-from sentemb.core.models.word_averaging import load_word_vectors
-from sentemb.core.text import text_config
-from sentemb.paraphrastic.composition import build_composition, encode_ids
-from sentemb.paraphrastic.config import Composition
-from sentemb.paraphrastic.model import save_paraphrastic_model
+from sentemb.paraphrastic.composition import encode_ids
 
 
 def derive(directory: Path, base: Path, encoders: list[str]) -> list[Path]:
@@ -41,19 +36,8 @@ def derive(directory: Path, base: Path, encoders: list[str]) -> list[Path]:
     if not (directory / base.name).exists():
         shutil.copytree(base, directory / base.name)
     base = directory / base.name
-    vectors = load_word_vectors(base)
-    text = text_config(read_config(base)["text"], str(base / "config.json"))
-    sections = yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))["paraphrastic"]
-    out = []
-    for name in encoders:
-        section = sections[f"para-{name}"]
-        spec = Composition.model_validate({k: section[k] for k in Composition.model_fields if k in section})
-        torch.manual_seed(0)
-        encoder = build_composition(spec, np.array(vectors.vectors[:3]), sparse=False)
-        target = directory / f"para-{name}"
-        save_paraphrastic_model(target, name, encoder, list(vectors.words[:3]), spec, base, text, info={})
-        out.append(target)
-    return out
+    vectors, text = base_model(base)
+    return [untrained_paraphrastic(directory / f"para-{name}", name, base, vectors, text) for name in encoders]
 
 
 def timed(run) -> tuple[float, np.ndarray]:
