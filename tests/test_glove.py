@@ -1,4 +1,5 @@
 import itertools
+import tracemalloc
 
 from helpers import configured
 
@@ -7,13 +8,25 @@ import pytest
 import scipy.sparse as sp
 import torch
 
-from sentemb.core.data.corpus import build_token_corpus
+from sentemb.core.data.corpus import TokenCorpus, build_token_corpus
 from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.errors import SentembError
 from sentemb.core.runtime.device import resolve_device
 from sentemb.wordvectors.config import GloveConfig
-from sentemb.wordvectors.cooccurrence import CELL, CooccurrenceCells, cooccurrence_cells, cooccurrence_matrix
-from sentemb.wordvectors.glove import _exclusive_cumsum_by_row, glove_initial_parameters, glove_weight, train_glove
+from sentemb.wordvectors.cooccurrence import (
+    CELL,
+    FIT_BYTES_PER_CELL,
+    CooccurrenceCells,
+    cooccurrence_cells,
+    cooccurrence_matrix,
+)
+from sentemb.wordvectors.glove import (
+    _exclusive_cumsum_by_row,
+    glove_initial_parameters,
+    glove_weight,
+    parameter_bytes,
+    train_glove,
+)
 
 CPU = torch.device("cpu")
 
@@ -170,6 +183,51 @@ def test_counts_spilled_to_disk_equal_the_in_memory_counts_bit_for_bit(tmp_path)
     roomy = cooccurrence_cells(corpus, 60, 5, memory_bytes=10**9, block_cells=10**6, scratch=tmp_path, seed=1)
     assert roomy.runs == 0 and roomy.buckets == [] and roomy.n_blocks == 1
     assert np.array_equal(roomy.to_matrix().data, whole.data)
+
+
+def _zipf_corpus(n_tokens, vocab, seed=0):
+    """Word ids drawn from Zipf's law (p ∝ 1/rank) in sentences of 5-39 tokens: counts shaped like text's."""
+    rng = np.random.default_rng(seed)
+    p = 1.0 / np.arange(1, vocab + 1)
+    ids = rng.choice(vocab, size=n_tokens, p=p / p.sum()).astype(np.int32)
+    offsets = np.concatenate([[0], np.cumsum(rng.integers(5, 40, size=n_tokens // 5))])
+    offsets = offsets[offsets <= n_tokens].astype(np.int64)
+    return TokenCorpus(ids[: offsets[-1]], offsets, np.zeros(len(offsets) - 1, dtype=np.int32))
+
+
+def _heap_peak(run):
+    """``run()`` and the most bytes NumPy and SciPy arrays held beyond those alive before it (tracemalloc sees each
+    array's buffer: the anonymous memory a budget bounds; not the interpreter, the libraries or mapped files)."""
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        out = run()
+        return out, tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def test_counting_and_the_fit_stay_within_their_memory_budget(tmp_path):
+    vocab, dim = 4_000, 20
+    corpus = _zipf_corpus(300_000, vocab)
+    config = configured(GloveConfig, "pretrain.glove", threads=1, epochs=1, vector_size=dim, precision="float64")
+    fixed = parameter_bytes(vocab, dim, "float64")
+    budget = 8 * 2**20  # counted in chunks, spilled to runs, merged in row blocks
+    (tmp_path / "a").mkdir()
+    spilled, peak = _heap_peak(lambda: cooccurrence_cells(corpus, vocab, 15, memory_bytes=budget, block_cells=300_000,
+                                                          scratch=tmp_path / "a", seed=1))
+    assert spilled.runs > 2 and spilled.n_blocks > 2 and peak <= budget, (spilled.runs, peak / budget)
+    train_glove(spilled, config, CPU)  # compiled first: the compiler's memory is the runtime's, not the budget's
+    _, peak = _heap_peak(lambda: train_glove(spilled, config, CPU))
+    assert peak <= fixed + 300_000 * FIT_BYTES_PER_CELL, (peak - fixed) / 300_000
+    # one block in memory, exactly as large as the budget's block: its matrix counts against the budget too
+    (tmp_path / "b").mkdir()
+    whole = cooccurrence_cells(corpus, vocab, 15, memory_bytes=2**30, block_cells=spilled.n_cells,
+                               scratch=tmp_path / "b", seed=1)
+    assert whole.n_blocks == 1 and whole.runs == 0
+    matrix = whole.matrix.data.nbytes + whole.matrix.indices.nbytes + whole.matrix.indptr.nbytes
+    _, peak = _heap_peak(lambda: train_glove(whole, config, CPU))
+    assert matrix + peak <= fixed + whole.n_cells * FIT_BYTES_PER_CELL, (matrix + peak - fixed) / whole.n_cells
 
 
 def test_a_budget_below_one_sentence_is_named(tmp_path):

@@ -38,6 +38,9 @@ FIT_BYTES_PER_CELL = 40
 f(X_ij) (float64) and the visiting order (int32)."""
 
 _COUNT_BYTES_PER_CELL = 12  # int32 column index + int64 count in a CSR matrix
+_MERGE_BYTES_PER_CELL = 48  # a row block of the merge at its peak, per cell of the summed runs: the sum and the one
+# before it (12 + 12), its coordinates (16) beside the records (12), the bucket draws and their order (8 + 8); measured
+# 39-40 bytes (tracemalloc, tests/test_glove.py), the rest a margin
 _CHUNK_BYTES_PER_PAIR = 80  # one (centre, context) pair while a chunk is counted: ids, counts, CSR, transpose, sum
 
 
@@ -142,7 +145,8 @@ class CooccurrenceCells:
         """Block ``k``: ``(rows, cols, x)``, int32, int32, float32, each shape (cells of the block,), contiguous."""
         if self.matrix is not None:
             coo = self.matrix.tocoo()
-            return coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data.astype(np.float32)
+            return (coo.row.astype(np.int32, copy=False), coo.col.astype(np.int32, copy=False),
+                    coo.data.astype(np.float32, copy=False))
         cells = np.fromfile(self.buckets[k], dtype=CELL)
         return (np.ascontiguousarray(cells["row"]), np.ascontiguousarray(cells["col"]),
                 np.ascontiguousarray(cells["x"]))
@@ -258,7 +262,7 @@ def _merge_into_buckets(runs: list[Path], vocab_size: int, scale: int, memory_by
     buckets = [scratch / f"bucket-{b:04d}.cells" for b in range(n_buckets)]
     rng = np.random.default_rng(seed)
     n_cells = 0
-    capacity = max(1, memory_bytes // (4 * _COUNT_BYTES_PER_CELL))
+    capacity = max(1, memory_bytes // _MERGE_BYTES_PER_CELL)
     with contextlib.ExitStack() as stack:
         files = [stack.enter_context(open(path, "wb")) for path in buckets]
         blocks = list(_row_blocks(opened, vocab_size, capacity))
@@ -268,11 +272,16 @@ def _merge_into_buckets(runs: list[Path], vocab_size: int, scale: int, memory_by
                 part = part + _rows_of(run, r0, r1, vocab_size)
             part = part.tocoo()
             cells = np.empty(part.nnz, dtype=CELL)
-            cells["row"], cells["col"], cells["x"] = part.row + r0, part.col, (part.data / scale).astype(np.float32)
+            cells["row"] = part.row
+            cells["row"] += r0
+            cells["col"] = part.col
+            np.divide(part.data, scale, out=cells["x"], casting="unsafe")  # float64 quotient rounded to float32
             n_cells += part.nnz
-            draw = rng.integers(n_buckets, size=part.nnz)
+            del part
+            draw = rng.integers(n_buckets, size=len(cells))
             order = np.argsort(draw, kind="stable")
             starts = np.searchsorted(draw[order], np.arange(n_buckets + 1))
+            del draw
             for b in range(n_buckets):
                 cells[order[starts[b] : starts[b + 1]]].tofile(files[b])
     for run in runs:

@@ -43,8 +43,11 @@ log = logging.getLogger(__name__)
 
 
 def glove_weight(x: np.ndarray, x_max: float, alpha: float) -> np.ndarray:
-    """f(x) = min(1, x / x_max)^α (GloVe Eq. 9), float64 of the same shape as x."""
-    return np.minimum(1.0, np.asarray(x, dtype=np.float64) / x_max) ** alpha
+    """f(x) = min(1, x / x_max)^α (GloVe Eq. 9), float64 of the same shape as x (one new array: computed in place)."""
+    weight = np.array(x, dtype=np.float64)
+    np.divide(weight, x_max, out=weight)
+    np.minimum(weight, 1.0, out=weight)
+    return np.power(weight, alpha, out=weight)
 
 
 def _exclusive_cumsum_by_row(index: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
@@ -275,9 +278,8 @@ def cell_inputs(rows: np.ndarray, cols: np.ndarray, x: np.ndarray, x_max: float,
     Returns:
         ``(rows, cols, log_x, weight)``: int32 i and j, float64 log X_ij and f(X_ij), each shape (n,), contiguous.
     """
-    x = np.asarray(x, dtype=np.float64)
-    return (np.ascontiguousarray(rows, dtype=np.int32), np.ascontiguousarray(cols, dtype=np.int32), np.log(x),
-            glove_weight(x, x_max, alpha))
+    return (np.ascontiguousarray(rows, dtype=np.int32), np.ascontiguousarray(cols, dtype=np.int32),
+            np.log(x, dtype=np.float64), glove_weight(x, x_max, alpha))  # no float64 copy of x beside them
 
 
 def cell_parameters(vocab_size: int, dim: int, seed: int, precision: str = "float64") -> list[np.ndarray]:
@@ -313,7 +315,8 @@ def _fit_by_cells(cells: CooccurrenceCells, config: GloveConfig, shuffle: bool, 
         for k in _block_order(cells, shuffle, rng.permutation):
             rows, cols, log_x, weight = kept or cell_inputs(*cells.block(k), config.x_max, config.alpha)
             n = len(rows)
-            order = rng.permutation(n).astype(np.int32) if shuffle else np.arange(n, dtype=np.int32)
+            # the permutation rng.permutation(n) draws, made in int32 (no int64 array beside the block)
+            order = rng.permutation(np.arange(n, dtype=np.int32)) if shuffle else np.arange(n, dtype=np.int32)
             with numba_threads(threads):
                 cost += _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
                                    config.grad_clip, threads)
