@@ -33,7 +33,8 @@ from sentemb.core.models.format import CONFIG
 
 def model_meta(model_dir: str | Path, model: Any) -> ModelMeta:
     """MTEB's metadata of a saved model: name ``sentemb/NAME``, revision the first 12 hex digits of the SHA-256 of its
-    ``config.json``, embedding dimension, parameter count (word vectors and encoder), cosine similarity."""
+    ``config.json``, embedding dimension, parameter count (word vectors and encoder), cosine similarity; framework
+    NumPy (a paraphrastic encoder runs its safetensors weights in NumPy: :mod:`sentemb.paraphrastic.inference`)."""
     revision = hashlib.sha256((Path(model_dir) / CONFIG).read_bytes()).hexdigest()[:12]
     state = getattr(model, "state", None)  # a paraphrastic model's composition parameters
     if state is not None:
@@ -45,7 +46,7 @@ def model_meta(model_dir: str | Path, model: Any) -> ModelMeta:
         loader=SentembEncoder, name=f"sentemb/{model.name}", revision=revision, release_date=None,
         languages=["eng-Latn"], n_parameters=parameters, memory_usage_mb=round(parameters * 4 / 2**20, 1),
         max_tokens=float("inf"), embed_dim=model.dim, license=None, open_weights=True, public_training_code=None,
-        public_training_data=None, framework=["PyTorch" if state is not None else "NumPy"],
+        public_training_data=None, framework=["NumPy", "safetensors"] if state is not None else ["NumPy"],
         similarity_fn_name=ScoringFunction.COSINE, use_instructions=False, training_datasets=set(),
     )
 
