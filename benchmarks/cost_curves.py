@@ -100,10 +100,15 @@ def timed(folder: Path, args: list[str], outputs: list[str]) -> dict:
     if res.returncode != 0:
         sys.exit(f"error: {' '.join(args)} in {folder} failed:\n{res.stderr[-2000:]}")
     wall, user, system, rss_kib = log.read_text().split()[-4:]
+    return {"wall_s": float(wall), "cpu_s": float(user) + float(system), "peak_rss_mib": int(rss_kib) / 1024,
+            "output_mib": output_mib(folder, outputs)}
+
+
+def output_mib(folder: Path, outputs: list[str]) -> float:
+    """MiB of the files ``outputs`` (files or folders, relative to ``folder``) hold."""
     size = sum(p.stat().st_size for out in outputs for p in ([folder / out] if (folder / out).is_file()
                                                                 else (folder / out).rglob("*")) if p.is_file())
-    return {"wall_s": float(wall), "cpu_s": float(user) + float(system), "peak_rss_mib": int(rss_kib) / 1024,
-            "output_mib": size / 2**20}
+    return size / 2**20
 
 
 def fit(points: list[tuple[float, float]]) -> tuple[float, float] | None:

@@ -164,6 +164,30 @@ def test_cost_curves_sample_whole_documents_nested_and_fit_power_laws(tmp_path):
     assert bench.fit_linear([(1e6, 3.0), (2e6, 5.0), (4e6, 9.0)]) == pytest.approx((1.0, 2e-6))
 
 
+def test_stage_memory_samples_the_stage_process_it_waits_for(tmp_path, monkeypatch):
+    """``benchmarks/stage_memory.py``: the process of ``python stages/glove.py glove`` is found by its script and
+    argument (not another stage's), and sampled until it exits: its 256 MiB array in the anonymous peak, its sleep in
+    the wall time."""
+    import subprocess
+    import sys
+    import time
+
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # its sibling cost_curves.py
+    bench = script_module("benchmarks/stage_memory.py")
+    (tmp_path / "stages").mkdir()
+    (tmp_path / "stages/glove.py").write_text("import time\nimport numpy as np\n\na = np.ones(2**25)\ntime.sleep(1.5)")
+    child = subprocess.Popen([sys.executable, "stages/glove.py", "glove"], cwd=tmp_path)
+    try:
+        while (proc := bench.find(["glove.py", "glove"])) is None:
+            time.sleep(0.05)
+        assert proc.pid == child.pid and bench.find(["glove.py", "other"]) is None
+        figures = bench.sample(proc, 0.1)
+    finally:
+        child.wait()
+    assert 256 <= figures["peak_anonymous_mib"] <= figures["peak_rss_mib"] < 1024
+    assert figures["wall_s"] >= 1.0 and figures["cpu_s"] > 0
+
+
 @pytest.mark.slow
 def test_cost_curves_run_a_stage_script_on_fractions_of_the_smoke_corpus(smoke, tmp_path):
     """The benchmark end to end on the smoke run's sentences: the vocab stage's own script at two fractions, each
