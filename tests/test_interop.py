@@ -21,6 +21,7 @@ from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.cosine import cosine_scores
 from sentemb.core.evaluation.sts import aggregate, evaluate
 from sentemb.core.models import load_model
+from sentemb.interop.model_card import card_tags, describe
 from sentemb.interop.sentence_transformers import SentembTokenizer
 from sentemb.salience.model import save_weighted_average_model
 
@@ -122,6 +123,26 @@ def test_the_card_carries_the_scores_it_was_given(models, tmp_path):
     assert "| STS12-15 (mean of the 4 years) | 44.00 | 43.00 |" in card and "CC BY 3.0" in card
     res = _export(models / "gran", tmp_path / "st2", "--metrics", str(tmp_path / "none.json"))
     assert res.exit_code == 1 and "none.json: missing scores file" in res.output and not (tmp_path / "st2").exists()
+
+
+def test_a_card_says_how_a_weighted_average_embeds_and_tags_only_fixed_tables_static():
+    """The card's formula follows the model's config: uSIF's per-dimension normalisation and its five weighted
+    components fitted on the sentences encoded together (no fixed table: no static-embeddings tag), SIF's component
+    fitted once on the corpus (a fixed table and a fixed linear map: static)."""
+    base = {"type": "weighted_average", "vectors": "../glove", "component_weighting": "unit", "normalisation": "none"}
+    usif = {**base, "weighting": "usif", "component_fit": "per_set", "components": 5,
+            "component_weighting": "singular_values", "normalisation": "per_dimension"}
+    what, _ = describe(usif)
+    assert ("Σ q_w x_w, x_w the word's vector with each dimension divided by that dimension's norm over the sentence"
+            in what and "first 5 principal components each weighted by σ_i² / Σ σ_j², fitted on the sentences "
+            "encoded together" in what and "fse" not in what)
+    assert "(fse's uSIF)" in describe({**usif, "normalisation": "none"})[0]
+    corpus = {**base, "weighting": "sif-pc-corpus", "component_fit": "corpus", "components": 1}
+    assert describe(corpus)[0].endswith("the first principal component, fitted on training sentences, once")
+    assert describe({**base, "weighting": "sif", "component_fit": "none"})[0].endswith("(1/|S|) Σ q_w x_w")
+    assert card_tags(usif) == [] and card_tags(corpus) == ["static-embeddings"]
+    assert card_tags({"type": "paraphrastic", "composition": {"encoder": "gran"}}) == ["recurrent"]
+    assert card_tags({"type": "paraphrastic", "composition": {"encoder": "avg"}}) == []
 
 
 @pytest.mark.parametrize(("name", "parameters"), [("avg", 24), ("nws", 32), ("gran", None)])

@@ -39,8 +39,14 @@ WEIGHTINGS = {
     "sif-pc-corpus": "smooth inverse frequency with the common component fitted once on training sentences and "
                      "removed (Arora et al. 2017, Algorithm 1)",
     "usif": "unsupervised smooth inverse frequency: a/(a/2 + p(w)), the first components of each evaluation set "
-            "removed, weighted by their singular values (Ethayarajh 2018, §3, as fse computes it)",
+            "removed, weighted by their singular values (Ethayarajh 2018, §3)",
 }
+NORMALISATIONS = {"none": "x_w the word's vector (fse's uSIF)",
+                  "per_dimension": "x_w the word's vector with each dimension divided by that dimension's norm over "
+                                   "the sentence (the uSIF authors' usif.py)"}
+COMPONENT_FITS = {"per_set": "the sentences encoded together (each evaluation set)",
+                  "corpus": "training sentences, once"}
+
 ENCODERS = {
     "avg": "AVG, the mean of paraphrastically trained word vectors (Wieting et al. 2016, §3)",
     "proj": "PROJ, a projection of the mean word vector (Wieting et al. 2016, §3)",
@@ -50,8 +56,26 @@ ENCODERS = {
     "lstmavg": "LSTMAVG, the mean of an LSTM's states (Wieting & Gimpel 2017, §2)",
     "gran": "GRAN, the gated recurrent averaging network (Wieting & Gimpel 2017, §2, Eq. 1)",
 }
+RECURRENT_ENCODERS = ("rnn", "lstm", "lstmavg", "gran")  # tagged "recurrent" on their cards
 BENCHMARKS = {"STS12": "sts12", "STS13": "sts13", "STS14": "sts14", "STS15": "sts15", "STS16": "sts16",
               "SICK-R": "sick-r", "STS-B-test": "stsb-test", "PIT-2015": "pit-2015"}
+
+
+def weighted_embedding(config: dict) -> str:
+    """The sentence embedding of a weighted average in words, from the fields of its ``config.json``: the weighted
+    mean (1/|S|) Σ q_w x_w (Arora et al. 2017, Algorithm 1 line 2), uSIF's per-dimension normalisation of x_w
+    (Ethayarajh 2018, §3, as the authors' ``usif.py``) and the principal components removed after it (Algorithm 1
+    line 4; uSIF's weighted by their singular values), with where they were fitted."""
+    text = "sentence embedding = (1/|S|) Σ q_w x_w"
+    if config.get("normalisation", "none") != "none" or config.get("weighting") == "usif":
+        text += ", " + NORMALISATIONS.get(config.get("normalisation", "none"), str(config.get("normalisation")))
+    fit = config.get("component_fit", "none")
+    if fit != "none":
+        k = config.get("components", 1)
+        weighted = " each weighted by σ_i² / Σ σ_j²" if config.get("component_weighting") == "singular_values" else ""
+        components = "the first principal component" if k == 1 else f"the first {k} principal components"
+        text += f", minus its projection on {components}{weighted}, fitted on {COMPONENT_FITS.get(fit, fit)}"
+    return text
 
 
 def describe(config: dict) -> tuple[str, list[str]]:
@@ -61,7 +85,7 @@ def describe(config: dict) -> tuple[str, list[str]]:
     if config["type"] == "weighted_average":
         base = config.get("vectors", "?").removeprefix("../")
         return (f"{WEIGHTINGS.get(config.get('weighting'), config.get('weighting'))}; the vectors are those of "
-                f"sentemb's `{base}`; sentence embedding = (1/|S|) Σ q_w x_w", [CORPUS])
+                f"sentemb's `{base}`; {weighted_embedding(config)}", [CORPUS])
     if config["type"] == "paraphrastic":
         encoder = config["composition"]["encoder"]
         base = config.get("vectors", "?").removeprefix("../")
@@ -94,6 +118,16 @@ def describe(config: dict) -> tuple[str, list[str]]:
         return ("PARAGRAM word vectors trained on PPDB word pairs (Wieting et al. 2015), averaged: Wieting et al. "
                 "2016's baseline", [PPDB, CORPUS])
     return "averaged word vectors", [CORPUS]
+
+
+def card_tags(config: dict) -> list[str]:
+    """The Hub tags that say what kind of encoder the model is: ``recurrent`` for the recurrent paraphrastic encoders,
+    ``static-embeddings`` for a fixed table of word vectors (word averages, and weighted averages whose components, if
+    any, are fitted once), none for the averaging paraphrastic encoders and the averages whose components are fitted
+    on the sentences they embed."""
+    if config["type"] == "paraphrastic":
+        return ["recurrent"] if config["composition"]["encoder"] in RECURRENT_ENCODERS else []
+    return [] if config.get("component_fit") == "per_set" else ["static-embeddings"]
 
 
 def model_index(name: str, scores: dict) -> list[dict]:
@@ -135,8 +169,7 @@ def card_text(model_dir: str | Path, metrics: str | Path | None = None, exported
     what, data = describe(config)
     front = {**({"library_name": "sentence-transformers"} if exported else {}), "pipeline_tag": "sentence-similarity",
              "tags": [*(["sentence-transformers"] if exported else []), "sentence-similarity", "sentemb",
-                      "static-embeddings"
-                      if config["type"] != "paraphrastic" else "recurrent"],
+                      *card_tags(config)],
              "language": ["en"]}
     if scores:
         front["model-index"] = model_index(name, scores)
