@@ -1,4 +1,7 @@
 import json
+import subprocess
+import sys
+import time
 from collections import Counter
 
 from helpers import ROOT, script_module
@@ -168,10 +171,6 @@ def test_stage_memory_samples_the_stage_process_it_waits_for(tmp_path, monkeypat
     """``benchmarks/stage_memory.py``: the process of ``python stages/glove.py glove`` is found by its script and
     argument (not another stage's), and sampled until it exits: its 256 MiB array in the anonymous peak, its sleep in
     the wall time."""
-    import subprocess
-    import sys
-    import time
-
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # its sibling cost_curves.py
     bench = script_module("benchmarks/stage_memory.py")
     (tmp_path / "stages").mkdir()
@@ -192,9 +191,6 @@ def test_stage_memory_samples_the_stage_process_it_waits_for(tmp_path, monkeypat
 def test_cost_curves_run_a_stage_script_on_fractions_of_the_smoke_corpus(smoke, tmp_path):
     """The benchmark end to end on the smoke run's sentences: the vocab stage's own script at two fractions, each
     point with its tokens and positive times and sizes in the report, and the table extrapolating from them."""
-    import subprocess
-    import sys
-
     script = ROOT / "benchmarks" / "cost_curves.py"
     res = subprocess.run([sys.executable, str(script), str(smoke / "data/sentences"), str(tmp_path / "out"),
                           "--fractions", "0.5", "1", "--split-documents", "--stages", "vocab"],
