@@ -20,7 +20,11 @@ and the product's rate beside them stays float32's. ``--profile`` runs the same 
 once more under ``torch.profiler`` and prints a second table: the matrix products' share of the operators' time,
 the rate they ran at, and the pairs/s they alone allow, whatever the rest of the step costs.
 
-The word vectors are random N(0, 1) 300-d (speed does not depend on their values).
+``--device cuda`` trains on the GPU (the ceiling is then a large float32 product on the GPU). ``--count-ops`` runs the
+same batches of every encoder once more under ``torch.profiler`` and prints, per training batch, how many torch
+operators the step calls (forward, backward and optimiser), and on a GPU how many kernels it launches, how many
+host-device copies it makes and how often the host waits for the device (``cudaStreamSynchronize``,
+``cudaDeviceSynchronize``), with the kernels' share of the wall time: where a step of 100 pairs leaves a GPU idle.
 """
 
 import argparse
@@ -37,17 +41,22 @@ from sentemb.paraphrastic.config import ParaphrasticConfig
 from sentemb.paraphrastic.training import train_paraphrastic
 
 
-def _matmul_gflops(dim: int, rounds: int = 5) -> float:
-    """GFLOP/s of a large float32 product (2,000 × dim) @ (dim × 4·dim) on the current torch threads: the best of
-    ``rounds`` rounds of 20 products (a ceiling; this shared machine's rate moves from second to second)."""
-    a, b = torch.randn(2000, dim), torch.randn(dim, 4 * dim)
+def _matmul_gflops(dim: int, rounds: int = 5, device: str = "cpu") -> float:
+    """GFLOP/s of a large float32 product (2,000 × dim) @ (dim × 4·dim) on the current torch threads (or the GPU):
+    the best of ``rounds`` rounds of 20 products (a ceiling; this shared machine's rate moves from second to
+    second)."""
+    a, b = torch.randn(2000, dim, device=device), torch.randn(dim, 4 * dim, device=device)
     for _ in range(3):
         a @ b
     best, reps = 0.0, 20
     for _ in range(rounds):
+        if device != "cpu":
+            torch.cuda.synchronize()
         t0 = time.perf_counter()
         for _ in range(reps):
             a @ b
+        if device != "cpu":
+            torch.cuda.synchronize()
         best = max(best, 2 * 2000 * dim * 4 * dim * reps / (time.perf_counter() - t0) / 1e9)
     return best
 
@@ -82,6 +91,37 @@ def profile_products(encoder: CompositionEncoder, pairs: list, config: Paraphras
     return speed, products, sum(e.self_cpu_time_total for e in events) / 1e6
 
 
+SYNCS = ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize")
+COPIES = ("cudaMemcpyAsync", "cudaMemcpy")
+
+
+def count_ops(encoder: CompositionEncoder, pairs: list, config: ParaphrasticConfig, batches: int) -> dict:
+    """Train ``encoder`` on ``pairs`` under ``torch.profiler`` and count, per training batch: torch operators
+    (``aten::`` events not inside another: the forward pass, the backward pass and the optimiser), and with CUDA the
+    kernels launched, the host-device copies and the host's waits for the device; with the kernels' summed time over
+    the wall time (the GPU's busy share, kernels of several streams counted apart)."""
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    cuda = config.device.startswith("cuda")
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    t0 = time.perf_counter()
+    with profile(activities=activities) as prof:
+        train_speed(encoder, pairs, config)
+    wall = time.perf_counter() - t0
+    events = prof.events()
+    top = sum(1 for e in events if e.name.startswith("aten::")
+              and (e.cpu_parent is None or not e.cpu_parent.name.startswith("aten::")))
+    row = {"operators": top / batches}
+    if cuda:
+        kernels = [e for e in events if e.device_type == DeviceType.CUDA]
+        row |= {"kernels": len(kernels) / batches,
+                "copies": sum(1 for e in events if e.name in COPIES) / batches,
+                "syncs": sum(1 for e in events if e.name in SYNCS) / batches,
+                "busy": sum(e.device_time for e in kernels) / 1e6 / wall}
+    return row
+
+
 def read_id_pairs(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, int]]:
     """The training pairs as int64 token ids (words numbered in order of first occurrence), and that word index."""
     index: dict[str, int] = {}
@@ -93,7 +133,7 @@ def read_id_pairs(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict
 def build(p: dict, vectors: np.ndarray, **config: object) -> tuple[CompositionEncoder, ParaphrasticConfig]:
     """A model of ``params.yaml`` ``paraphrastic`` (its dict ``p``) over ``vectors``, with its own settings: the
     encoder and the training configuration for one epoch on the CPU (``config`` overrides more settings)."""
-    settings = ParaphrasticConfig.model_validate(p | {"epochs": 1, "device": "cpu"} | config)
+    settings = ParaphrasticConfig.model_validate(p | {"epochs": 1, "device": "cpu"} | config)  # config may set it
     return build_composition(settings, vectors, sparse=settings.sparse_embeddings), settings
 
 
@@ -107,6 +147,9 @@ def main() -> None:
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--products", nargs="+", default=["float32"], choices=["float32", "bfloat16"],
                     help="the recurrent encoders' product dtypes to time, in this order")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda: train on the GPU")
+    ap.add_argument("--count-ops", action="store_true",
+                    help="also count each encoder's operators, kernels, copies and syncs a batch (torch.profiler)")
     ap.add_argument("--profile", action="store_true",
                     help="also time the recurrent encoders' batches under torch.profiler: the products' share")
     args = ap.parse_args()
@@ -117,11 +160,11 @@ def main() -> None:
     print(f"{len(pairs)} pairs, {len(index)} words, mean sentence length {lengths.mean():.1f} tokens; "
           f"{args.threads} threads, {torch.get_num_threads()} torch threads, {args.dim} d", flush=True)
     vectors = np.random.default_rng(0).standard_normal((len(index), args.dim)).astype(np.float32)
-    peak = _matmul_gflops(args.dim)
-    print(f"one large matrix product, best of 5 rounds: {peak:.1f} GFLOP/s\n")
+    peak = _matmul_gflops(args.dim, device=args.device)
+    print(f"one large matrix product on {args.device}, best of 5 rounds: {peak:.1f} GFLOP/s\n")
     print("| model | encoder | products | pairs/s | GFLOP per pair | GFLOP/s | share of the product's rate |")
     print("|---|---|---|---:|---:|---:|---:|")
-    profiled = []
+    profiled, counted = [], []
     for name, p in params.items():
         if p.get("pairs") != "sentences" or (args.only and name not in args.only):
             continue
@@ -129,9 +172,9 @@ def main() -> None:
         sub = [pairs[i] for i in np.random.default_rng(1).permutation(len(pairs))[:n]]
         recurrent = p["encoder"] in ("lstm", "lstmavg", "gran")
         for products in args.products if recurrent else ["float32"]:
-            enc, config = build(p, vectors, evals_per_epoch=1, products=products)
+            enc, config = build(p, vectors, evals_per_epoch=1, products=products, device=args.device)
             # one untimed batch first: once-a-process costs (the CPU backward kernel's import and compiled-code load)
-            train_speed(build(p, vectors)[0], sub[:p["batch_size"]], config)
+            train_speed(build(p, vectors, device=args.device)[0], sub[:p["batch_size"]], config)
             speed = train_speed(enc, sub, config)
             if recurrent:
                 per_pair = _flops_per_token(p, args.dim) * lengths.mean() * 2 / 1e9
@@ -141,7 +184,20 @@ def main() -> None:
             print(f"| {name} | {p['encoder']} | {products} | {speed} | {rate} |", flush=True)
             if args.profile and recurrent:
                 profiled.append((name, products, per_pair * len(sub),
-                                 profile_products(build(p, vectors)[0], sub, config), len(sub)))
+                                 profile_products(build(p, vectors, device=args.device)[0], sub, config), len(sub)))
+            if args.count_ops:
+                counted.append((name, products, count_ops(build(p, vectors, device=args.device)[0], sub, config,
+                                                          args.batches)))
+    if counted:
+        cuda = args.device.startswith("cuda")
+        print("\nPer training batch, under torch.profiler (operators: aten calls not inside another"
+              + ("; busy: the kernels' time over the wall time):\n" if cuda else "):\n"))
+        print("| model | products | operators" + (" | kernels | copies | syncs | busy |" if cuda else " |"))
+        print("|---|---|---:" + ("|---:|---:|---:|---:|" if cuda else "|"))
+        for name, products, row in counted:
+            cells = [f"{row['operators']:.0f}"] + ([f"{row['kernels']:.0f}", f"{row['copies']:.1f}",
+                                                    f"{row['syncs']:.1f}", f"{row['busy']:.0%}"] if cuda else [])
+            print(f"| {name} | {products} | " + " | ".join(cells) + " |")
     if profiled:
         print("\nUnder torch.profiler, the same batches (self time of each operator; the products: "
               f"{', '.join(PRODUCT_OPS)}):\n")
