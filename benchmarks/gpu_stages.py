@@ -4,19 +4,36 @@ utilisation, GPU memory and the stage's own throughput.
 A GPU machine lent for a few minutes, with no network, cannot install DVC or download the corpus; this script lets it
 run the stages' own commands (as `dvc repro` would) on inputs made beforehand on another machine:
 
-    # here (network, DVC): a clone whose upstream stages have run, e.g. on a slice of the corpus
-    python benchmarks/gpu_stages.py plan CLONE STAGE... -o .gpu/plan.tsv     # the stages' commands, in that order
-    python benchmarks/gpu_stages.py bundle CLONE -o .gpu                     # their inputs and the Python packages
-                                                                             # the GPU machine's image lacks
-    # there (in a copy of this checkout with .gpu beside it)
-    python3 benchmarks/gpu_stages.py run .gpu --out OUT --deadline 480
+    # here (network, DVC), about 6 minutes: a clone with profiles/gpu.yaml's slice, its upstream stages, the plan and
+    # the bundle
+    python benchmarks/gpu_stages.py prepare /tmp/gpu-slice -o .gpu [--cpu]
+    # there, in one call of the lent machine, .gpu carried along (`.gpu/` is in .git/info/exclude)
+    python3 benchmarks/gpu_stages.py run .gpu --out $OUT/run --deadline 480
+    # here again: the GPU's models beside the CPU's (--cpu ran PLAN's stages in the clone)
+    mkdir /tmp/gpu-run && tar xzf RUN/results.tar.gz -C /tmp/gpu-run
+    python benchmarks/gpu_stages.py compare /tmp/gpu-run /tmp/gpu-slice
 
-`run` unpacks `.gpu/data.tar.xz` into `data/` and `.gpu/site.tar.xz` onto `sys.path`, samples `nvidia-smi` every
-200 ms while each stage runs, and writes to OUT: `summary.json` (per stage: command, exit code, wall seconds, mean
-and peak GPU utilisation in %, peak GPU memory in MiB, including the CUDA context, and the throughput the stage
-logged in `logs/timings/`), `gpu.csv` (the samples), `stages.log` (every stage's output) and `results.tar.gz` (the
-stages' metrics, training logs and model configs, to compare with a CPU run of the same stages). A stage that would
-start less than 20 s before the deadline is skipped, and one that runs past it is stopped.
+`prepare` is `plan` and `bundle` on a clone it makes: `plan CLONE STAGE... -o .gpu/plan.tsv` writes the stages'
+commands as DVC resolves them in CLONE, `bundle CLONE -o .gpu` their inputs, the clone's params.yaml and the Python
+packages the GPU machine's image lacks (`.gpu/data.tar.xz`, `.gpu/site.tar.xz`: about 58 MiB together, under the
+64 MiB a call carries).
+
+A line of the plan is ``NAME<TAB>COMMAND[<TAB>SECONDS]``: any command run from the checkout's root (a benchmark
+too, e.g. ``benchmarks/glove_batch_size.py --out logs/bench/glove_batch_size.json``), stopped after SECONDS if given.
+`run` unpacks `.gpu/data.tar.xz` (the inputs and the clone's params.yaml, over the checkout's) and `.gpu/site.tar.xz`
+onto `sys.path`, samples `nvidia-smi` every 200 ms while each stage runs, and writes to OUT: `summary.json` (per
+stage: command, exit code, wall seconds, mean and peak GPU utilisation in %, peak GPU memory in MiB, including the
+CUDA context, and the throughput the stage logged in `logs/timings/`), `gpu.csv` (the samples), `stages.log` (every
+stage's output) and `results.tar.gz` (the stages' metrics, training logs, model configs and what benchmarks wrote
+under `logs/bench/`, to compare with a CPU run of the same stages). A stage that would start less than 20 s before
+the deadline is skipped, and one that runs past it is stopped.
+
+    python -m torch.distributed.run --standalone --nproc_per_node=2 benchmarks/gpu_stages.py nccl
+
+(a plan line) is the data-parallel path's collective on one GPU: two processes on device 0 join an NCCL group and
+all-reduce the dense gradient of an embedding under ``DistributedDataParallel``, as the trainers do under torchrun
+on GPUs (their embeddings then take dense gradients), and rank 0 writes to ``logs/bench/nccl.json`` whether the
+group formed and how far the averaged gradient is from one process's gradient of the whole batch, or NCCL's error.
 
     python benchmarks/gpu_stages.py compare GPU CPU        # two result trees (results.tar.gz unpacked, or a clone)
 
@@ -28,6 +45,7 @@ loss and the supervised test scores.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -46,21 +64,65 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ["gensim==4.4.0", "smart-open==9.0.2", "nltk==3.10.4", "pydantic==2.14.4", "pydantic-core==2.50.5",
             "annotated-types==0.8.0", "typing-inspection==0.4.5", "safetensors==0.8.0"]
 # what the trainers and evaluations read, made by the stages upstream of them
-DATA = ["data/corpus", "data/vocab.tsv", "data/sentences/stats.json", "data/pairs", "data/benchmarks",
-        "data/supervised", "data/raw/sts", "data/raw/sick", "data/raw/stsbenchmark", "data/raw/pit2015"]
-RESULTS = ["metrics", "logs/timings", "models/*/config.json", "models/*/info.json"]
+DATA = ["params.yaml", "data/corpus", "data/vocab.tsv", "data/sentences/stats.json", "data/pairs", "data/benchmarks",
+        "data/supervised", "data/raw/sts", "data/raw/sick", "data/raw/stsbenchmark", "data/raw/pit2015", "models/glove"]
+RESULTS = ["metrics", "logs/timings", "logs/bench", "models/*/config.json", "models/*/info.json"]
 
 
-def plan(clone: Path, stages: list[str], out: Path) -> None:
-    """Each stage's name and command as DVC resolves them (``dvc repro --dry --force --single-item``), in order."""
+# what `prepare` runs here: the inputs of PLAN's stages, GloVe among them (the CPU's cell fit, so that the trainers
+# over it start from the same vectors on both machines)
+UPSTREAM = ["download", "split", "vocab", "pairs", "benchmark-tokens", "supervised-data", "glove"]
+# a loan's plan on the slice of profiles/gpu.yaml, in order (the deadline cuts the last first): a stage (its command
+# resolved by DVC) or a command
+PLAN: list[str | tuple[str, str, int]] = [
+    "siamese_cbow@siamese_cbow", "nws@glove", "paraphrastic@paragram", "paraphrastic@para-avg",
+    "paraphrastic@para-gran", "supervise@gran-universal", "evaluate-siamese_cbow@siamese_cbow", "evaluate-nws@glove",
+    "evaluate-paraphrastic@paragram", "evaluate-paraphrastic@para-avg", "evaluate-paraphrastic@para-gran",
+    ("glove-batch-size", "python benchmarks/glove_batch_size.py --batch-sizes 5000 65536 524288 2097152 --epochs 12 "
+     "--throughput-epochs 2 --reference models/glove --out logs/bench/glove_batch_size.json", 150),
+    ("nccl", "python -m torch.distributed.run --standalone --nproc_per_node=2 benchmarks/gpu_stages.py nccl", 60),
+    ("paraphrastic-ops", "python benchmarks/paraphrastic_speed.py --device cuda --only para-avg para-gran --batches 40 "
+     "--threads 16 --count-ops", 90),
+    "paraphrastic@para-lstm", "evaluate-paraphrastic@para-lstm", "student@para-gran", "evaluate-student@para-gran"]
+
+
+def plan(clone: Path, entries: list[str | tuple[str, str, int]], out: Path) -> None:
+    """The plan file: each stage's name and command as DVC resolves them in ``clone`` (``dvc repro --dry --force
+    --single-item``) and each ``(name, command, seconds)`` as given, in order."""
+    stages = [e for e in entries if isinstance(e, str)]
     dry = subprocess.run(["dvc", "repro", "--dry", "--force", "--single-item", *stages], cwd=clone, check=True,
                          capture_output=True, text=True).stdout
-    rows = re.findall(r"Running stage '([^']+)':\n> (.+)", dry)
-    if len(rows) != len(stages):
-        sys.exit(f"dvc resolved {len(rows)} of {len(stages)} stages:\n{dry}")
+    resolved = dict(re.findall(r"Running stage '([^']+)':\n> (.+)", dry))
+    if len(resolved) != len(stages):
+        sys.exit(f"dvc resolved {len(resolved)} of {len(stages)} stages:\n{dry}")
+    rows = ["\t".join(map(str, e)) if isinstance(e, tuple) else f"{e}\t{resolved[e]}" for e in entries]
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("".join(f"{name.split(':')[-1]}\t{cmd}\n" for name, cmd in rows))
-    print(f"{out}: {len(rows)} stages")
+    out.write_text("".join(row + "\n" for row in rows))
+    print(f"{out}: {len(rows)} commands")
+
+
+def prepare(clone: Path, out: Path, cpu: bool) -> None:
+    """Everything a loan needs, in one command: a clone of this repository's last commit at ``clone`` (kept if it
+    exists) with the params of profiles/gpu.yaml (the slice), its :data:`UPSTREAM` stages run by DVC, :data:`PLAN`
+    resolved there and the bundle (:func:`bundle`) in ``out``; with ``cpu``, then PLAN's stages on this machine's
+    CPU in the clone (``dvc repro``), the run that ``compare`` sets beside the GPU's."""
+    import yaml
+
+    if not clone.exists():
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    spec = importlib.util.spec_from_file_location("sentemb_profile", clone / "profiles/profile.py")
+    profile = importlib.util.module_from_spec(spec)  # profiles/profile.py of the clone (a script, not a package)
+    spec.loader.exec_module(profile)
+    params_file = clone / "params.yaml"
+    params = profile.apply_profile(yaml.safe_load(params_file.read_text()),
+                                   profile.read_profile(clone / "profiles/gpu.yaml"))
+    params_file.write_text(yaml.safe_dump(params, sort_keys=False))
+    env = dict(os.environ, PYTHONPATH=str(clone.resolve() / "src"))  # the clone's code, whatever is installed
+    subprocess.run(["dvc", "repro", *UPSTREAM], cwd=clone, env=env, check=True)
+    plan(clone, PLAN, out / "plan.tsv")
+    bundle(clone, out)
+    if cpu:
+        subprocess.run(["dvc", "repro", *(e for e in PLAN if isinstance(e, str))], cwd=clone, env=env, check=True)
 
 
 def bundle(clone: Path, out: Path, python_version: str = "3.12") -> None:
@@ -127,7 +189,7 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
         with tarfile.open(bundle_dir / name) as tar:
             tar.extractall(target, filter="data")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT / "src")]), PYTHONUNBUFFERED="1")
-    stages = [line.split("\t", 1) for line in (bundle_dir / "plan.tsv").read_text().splitlines() if line.strip()]
+    stages = [line.split("\t") for line in (bundle_dir / "plan.tsv").read_text().splitlines() if line.strip()]
     sampler = GpuSampler()
     time.sleep(1.0)
     summary = {"python": sys.version.split()[0], "unpack_seconds": round(time.time() - start, 1), "stages": []}
@@ -139,7 +201,7 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
     except ImportError:
         pass
     with open(out / "stages.log", "w") as log:
-        for name, cmd in stages:
+        for name, cmd, *limit in stages:
             left = deadline - (time.time() - start)
             row = {"stage": name, "cmd": cmd}
             if left < 20:
@@ -154,7 +216,7 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
             t0 = time.time()
             try:
                 rc = subprocess.run(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                    timeout=left - 10).returncode
+                                    timeout=min([left - 10, *map(float, limit)])).returncode
             except subprocess.TimeoutExpired:
                 rc = "timeout"
             t1 = time.time()
@@ -178,6 +240,46 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
                 for f in [path] if path.is_file() else sorted(path.rglob("*")):
                     if f.is_file() and f.stat().st_mtime >= start:
                         tar.add(f, arcname=str(f.relative_to(ROOT)))
+
+
+def nccl_probe(out: Path, backend: str = "nccl") -> None:
+    """Under ``torchrun`` on one GPU: every process joins an NCCL group on device 0 and trains one step of a dense
+    ``EmbeddingBag`` (the trainers' embedding under torchrun on GPUs) on its share of a batch under
+    ``DistributedDataParallel``; rank 0 writes whether it worked and the largest difference between the averaged
+    gradient and one process's gradient of the whole batch (equal shares: the two are the same mean), or the error.
+    ``backend="gloo"`` runs the same on the CPU (the probe's own check, without a GPU)."""
+    import torch
+    import torch.distributed as dist
+
+    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    result: dict = {"backend": backend, "world_size": world, "torch": torch.__version__,
+                    "device_count": torch.cuda.device_count()}
+    device = torch.device("cuda", 0) if backend == "nccl" else torch.device("cpu")
+    try:
+        if backend == "nccl":
+            torch.cuda.set_device(0)
+            dist.init_process_group("nccl", device_id=device)
+            result["nccl_version"] = ".".join(map(str, torch.cuda.nccl.version()))
+        else:
+            dist.init_process_group(backend)
+        gen = torch.Generator().manual_seed(0)
+        ids = torch.randint(0, 1000, (world * 64, 20), generator=gen).to(device)
+        torch.manual_seed(0)  # the same initial weights in every process (DDP also broadcasts rank 0's)
+        embedding = torch.nn.EmbeddingBag(1000, 300, mode="mean", sparse=False).to(device)
+        embedding(ids).square().sum(1).mean().backward()  # the whole batch in one process
+        whole = embedding.weight.grad.clone()
+        embedding.weight.grad = None
+        model = torch.nn.parallel.DistributedDataParallel(embedding, device_ids=[0] if backend == "nccl" else None)
+        model(ids[rank * 64:(rank + 1) * 64]).square().sum(1).mean().backward()  # DDP averages the shares
+        result |= {"ok": True, "max_abs_difference": float((embedding.weight.grad - whole).abs().max()),
+                   "gradient_max_abs": float(whole.abs().max())}
+        dist.destroy_process_group()
+    except Exception as e:  # NCCL's refusal is the finding, not a failure of the probe
+        result |= {"ok": False, "error": f"{type(e).__name__}: {e}"[:2000]}
+    if rank == 0:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=1))
+    print(json.dumps({"rank": rank} | result), flush=True)
 
 
 def compare(gpu: Path, cpu: Path) -> None:
@@ -232,6 +334,13 @@ def main() -> None:
     r.add_argument("bundle", type=Path)
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--deadline", type=float, default=480.0, help="seconds for everything (default 480)")
+    n = sub.add_parser("nccl", help="under torchrun: an NCCL group and a DDP gradient on GPU 0")
+    n.add_argument("--out", type=Path, default=ROOT / "logs/bench/nccl.json")
+    n.add_argument("--backend", default="nccl", choices=["nccl", "gloo"])
+    q = sub.add_parser("prepare", help="a clone with the slice, its upstream stages run, the plan and the bundle")
+    q.add_argument("clone", type=Path)
+    q.add_argument("-o", "--out", type=Path, default=ROOT / ".gpu")
+    q.add_argument("--cpu", action="store_true", help="then the plan's stages on this CPU, for compare")
     c = sub.add_parser("compare", help="how close two runs' metrics are (e.g. GPU and CPU)")
     c.add_argument("gpu", type=Path)
     c.add_argument("cpu", type=Path)
@@ -240,6 +349,10 @@ def main() -> None:
         compare(a.gpu, a.cpu)
     elif a.command == "plan":
         plan(a.clone, a.stages, a.out)
+    elif a.command == "prepare":
+        prepare(a.clone, a.out, a.cpu)
+    elif a.command == "nccl":
+        nccl_probe(a.out, a.backend)
     elif a.command == "bundle":
         bundle(a.clone, a.out, a.python_version)
     else:

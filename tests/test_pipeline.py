@@ -301,6 +301,47 @@ def test_the_slices_models_in_the_cli_and_senteval(smoke, tmp_path):
     assert senteval.batcher(params, [["a", "man"], []]).shape == (2, 16)
 
 
+@pytest.mark.slow
+def test_the_gpu_loan_script_runs_the_stages_commands_as_dvc_does(smoke, tmp_path):
+    """``benchmarks/gpu_stages.py run`` on the CPU, in a copy of the checkout, over a bundle of the slice's inputs: a
+    stage's command gives the metrics DVC's run of it gave, a plan line's time limit stops its command, and the NCCL
+    probe's arithmetic (run with Gloo) averages the processes' gradients to the whole batch's."""
+    import shutil
+    import tarfile
+
+    from helpers import script_module
+
+    gpu_stages = script_module("benchmarks/gpu_stages.py")
+    checkout = tmp_path / "checkout"
+    for item in ("stages", "src", "benchmarks"):
+        shutil.copytree(ROOT / item, checkout / item, ignore=shutil.ignore_patterns("__pycache__"))
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    with tarfile.open(bundle / "data.tar.xz", "w:xz") as tar:
+        for path in gpu_stages.DATA:
+            tar.add(smoke / path, arcname=path)
+    with tarfile.open(bundle / "site.tar.xz", "w:xz"):
+        pass  # the packages are installed here
+    (bundle / "plan.tsv").write_text(
+        "evaluate@glove\tpython stages/evaluate.py glove\n"
+        "stopped\tsleep 60\t2\n"
+        "nccl\tpython -m torch.distributed.run --standalone --nproc_per_node=2 benchmarks/gpu_stages.py nccl "
+        "--backend gloo\n")
+    out = tmp_path / "out"
+    res = subprocess.run([sys.executable, str(checkout / "benchmarks/gpu_stages.py"), "run", str(bundle), "--out",
+                          str(out), "--deadline", "300"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    stages = {row["stage"]: row for row in json.loads((out / "summary.json").read_text())["stages"]}
+    assert [stages[k]["rc"] for k in ("evaluate@glove", "stopped", "nccl")] == [0, "timeout", 0], stages
+    assert stages["stopped"]["wall_seconds"] < 10
+    with tarfile.open(out / "results.tar.gz") as tar:
+        metrics = json.load(tar.extractfile("metrics/models/glove.json"))
+        probe = json.load(tar.extractfile("logs/bench/nccl.json"))
+    assert metrics == _read(smoke, "metrics/models/glove.json")
+    assert probe["ok"] and probe["world_size"] == 2, probe
+    assert probe["max_abs_difference"] <= 1e-6 * probe["gradient_max_abs"], probe
+
+
 TRAINERS = ["split", "vocab", "pairs", "word2vec@sg", "glove", "siamese_cbow@siamese_cbow",
             "siamese_cbow@siamese_cbow-inbatch", "nws@glove", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
             "paraphrastic@para-gran", "student@para-gran", "supervised-data", "supervise@gran-universal",
