@@ -101,28 +101,38 @@ def plan(clone: Path, entries: list[str | tuple[str, str, int]], out: Path) -> N
     print(f"{out}: {len(rows)} commands")
 
 
+def _run(cmd: list[str], **kwargs) -> None:
+    """Run ``cmd``; if it fails, exit with one line naming it (its own output has said why)."""
+    rc = subprocess.run(cmd, **kwargs).returncode
+    if rc:
+        sys.exit(f"gpu_stages: `{' '.join(cmd)}` failed (exit {rc}) in {kwargs.get('cwd', Path.cwd())}")
+
+
 def prepare(clone: Path, out: Path, cpu: bool) -> None:
     """Everything a loan needs, in one command: a clone of this repository's last commit at ``clone`` (kept if it
-    exists) with the params of profiles/gpu.yaml (the slice), its :data:`UPSTREAM` stages run by DVC, :data:`PLAN`
-    resolved there and the bundle (:func:`bundle`) in ``out``; with ``cpu``, then PLAN's stages on this machine's
-    CPU in the clone (``dvc repro``), the run that ``compare`` sets beside the GPU's."""
+    exists) with the params of profiles/gpu.yaml (the slice) and this checkout's data mirror, its :data:`UPSTREAM`
+    stages run by DVC, :data:`PLAN` resolved there and the bundle (:func:`bundle`) in ``out``; with ``cpu``, then
+    PLAN's stages on this machine's CPU in the clone (``dvc repro``), the run that ``compare`` sets beside the GPU's."""
     import yaml
 
     if not clone.exists():
-        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        _run(["git", "clone", "-q", str(ROOT), str(clone)])
     spec = importlib.util.spec_from_file_location("sentemb_profile", clone / "profiles/profile.py")
     profile = importlib.util.module_from_spec(spec)  # profiles/profile.py of the clone (a script, not a package)
     spec.loader.exec_module(profile)
     params_file = clone / "params.yaml"
     params = profile.apply_profile(yaml.safe_load(params_file.read_text()),
                                    profile.read_profile(clone / "profiles/gpu.yaml"))
+    mirror = params["download"]["mirror"]
+    if mirror is not None:  # params.yaml's is relative to the checkout (../shared/data): the clone may be elsewhere
+        params["download"]["mirror"] = str((ROOT / mirror).resolve())
     params_file.write_text(yaml.safe_dump(params, sort_keys=False))
     env = dict(os.environ, PYTHONPATH=str(clone.resolve() / "src"))  # the clone's code, whatever is installed
-    subprocess.run(["dvc", "repro", *UPSTREAM], cwd=clone, env=env, check=True)
+    _run(["dvc", "repro", *UPSTREAM], cwd=clone, env=env)
     plan(clone, PLAN, out / "plan.tsv")
     bundle(clone, out)
     if cpu:
-        subprocess.run(["dvc", "repro", *(e for e in PLAN if isinstance(e, str))], cwd=clone, env=env, check=True)
+        _run(["dvc", "repro", *(e for e in PLAN if isinstance(e, str))], cwd=clone, env=env)
 
 
 def bundle(clone: Path, out: Path, python_version: str = "3.12") -> None:

@@ -118,7 +118,7 @@ def count_ops(encoder: CompositionEncoder, pairs: list, config: ParaphrasticConf
         row |= {"kernels": len(kernels) / batches,
                 "copies": sum(1 for e in events if e.name in COPIES) / batches,
                 "syncs": sum(1 for e in events if e.name in SYNCS) / batches,
-                "busy": sum(e.device_time for e in kernels) / 1e6 / wall}
+                "busy": sum(e.time_range.elapsed_us() for e in kernels) / 1e6 / wall}
     return row
 
 
