@@ -150,7 +150,7 @@ def test_profile_prints_set_param_arguments_that_parse_back_to_the_profile(tmp_p
     def profile(name: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "profiles/profile.py", name], cwd=root, capture_output=True, text=True)
 
-    for name in ("smoke", "quick"):
+    for name in ("smoke", "quick", "gpu"):
         res = profile(name)
         assert res.returncode == 0, res.stderr
         args = res.stdout.split()
@@ -171,7 +171,7 @@ def test_profile_prints_set_param_arguments_that_parse_back_to_the_profile(tmp_p
         res = profile(str(tmp_path / "bad.yaml"))
         assert res.returncode == 1 and message in res.stderr and "Traceback" not in res.stderr, (text, res.stderr)
     res = profile("nope")
-    assert res.returncode == 1 and "profiles/nope.yaml: no such profile (profiles: quick, smoke)" in res.stderr
+    assert res.returncode == 1 and "profiles/nope.yaml: no such profile (profiles: gpu, quick, smoke)" in res.stderr
 
 
 def test_evaluate_command_names_its_own_option_for_an_unknown_benchmark(tmp_path):
