@@ -7,7 +7,7 @@ run the stages' own commands (as `dvc repro` would) on inputs made beforehand on
     # here (network, DVC), about 6 minutes: a clone with profiles/gpu.yaml's slice, its upstream stages, the plan and
     # the bundle
     python benchmarks/gpu_stages.py prepare /tmp/gpu-slice -o .gpu [--cpu]
-    # there, in one call of the lent machine, .gpu carried along (`.gpu/` is in .git/info/exclude)
+    # there, in one call of the lent machine, .gpu (git-ignored) carried along
     python3 benchmarks/gpu_stages.py run .gpu --out $OUT/run --deadline 480
     # here again: the GPU's models beside the CPU's (--cpu ran PLAN's stages in the clone)
     mkdir /tmp/gpu-run && tar xzf RUN/results.tar.gz -C /tmp/gpu-run
@@ -90,8 +90,11 @@ def plan(clone: Path, entries: list[str | tuple[str, str, int]], out: Path) -> N
     """The plan file: each stage's name and command as DVC resolves them in ``clone`` (``dvc repro --dry --force
     --single-item``) and each ``(name, command, seconds)`` as given, in order."""
     stages = [e for e in entries if isinstance(e, str)]
-    dry = subprocess.run(["dvc", "repro", "--dry", "--force", "--single-item", *stages], cwd=clone, check=True,
-                         capture_output=True, text=True).stdout
+    res = subprocess.run(["dvc", "repro", "--dry", "--force", "--single-item", *stages], cwd=clone,
+                         capture_output=True, text=True)
+    if res.returncode:
+        sys.exit(f"gpu_stages: DVC could not resolve the plan's stages in {clone}: {res.stderr.strip()[-500:]}")
+    dry = res.stdout
     resolved = dict(re.findall(r"Running stage '([^']+)':\n> (.+)", dry))
     if len(resolved) != len(stages):
         sys.exit(f"dvc resolved {len(resolved)} of {len(stages)} stages:\n{dry}")
