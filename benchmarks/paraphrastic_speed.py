@@ -132,8 +132,9 @@ def read_id_pairs(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict
 
 def build(p: dict, vectors: np.ndarray, **config: object) -> tuple[CompositionEncoder, ParaphrasticConfig]:
     """A model of ``params.yaml`` ``paraphrastic`` (its dict ``p``) over ``vectors``, with its own settings: the
-    encoder and the training configuration for one epoch on the CPU (``config`` overrides more settings)."""
-    settings = ParaphrasticConfig.model_validate(p | {"epochs": 1, "device": "cpu"} | config)  # config may set it
+    encoder and the training configuration for one epoch, on the CPU unless ``config`` names a device (``config``
+    overrides more settings)."""
+    settings = ParaphrasticConfig.model_validate(p | {"epochs": 1, "device": "cpu"} | config)
     return build_composition(settings, vectors, sparse=settings.sparse_embeddings), settings
 
 
