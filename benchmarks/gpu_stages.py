@@ -9,9 +9,10 @@ run the stages' own commands (as `dvc repro` would) on inputs made beforehand on
     python benchmarks/gpu_stages.py prepare /tmp/gpu-slice -o .gpu [--cpu]
     # there, in one call of the lent machine, .gpu (git-ignored) carried along
     python3 benchmarks/gpu_stages.py run .gpu --out $OUT/run --deadline 480
-    # here again: the GPU's models beside the CPU's (--cpu ran PLAN's stages in the clone)
+    # here again: the GPU's run beside the CPU's (--cpu ran PLAN's stages in the clone: /tmp/gpu-slice/cpu-run)
+    python benchmarks/gpu_stages.py table RUN /tmp/gpu-slice/cpu-run     # times, rates, utilisation, memory
     mkdir /tmp/gpu-run && tar xzf RUN/results.tar.gz -C /tmp/gpu-run
-    python benchmarks/gpu_stages.py compare /tmp/gpu-run /tmp/gpu-slice
+    python benchmarks/gpu_stages.py compare /tmp/gpu-run /tmp/gpu-slice  # the models' scores
 
 `prepare` is `plan` and `bundle` on a clone it makes: `plan CLONE STAGE... -o .gpu/plan.tsv` writes the stages'
 commands as DVC resolves them in CLONE, `bundle CLONE -o .gpu` their inputs, the clone's params.yaml and the Python
@@ -134,8 +135,11 @@ def prepare(clone: Path, out: Path, cpu: bool) -> None:
     _run(["dvc", "repro", *UPSTREAM], cwd=clone, env=env)
     plan(clone, PLAN, out / "plan.tsv")
     bundle(clone, out)
-    if cpu:
-        _run(["dvc", "repro", *(e for e in PLAN if isinstance(e, str))], cwd=clone, env=env)
+    if cpu:  # the same harness on this CPU, the plan's commands (benchmarks) that need a GPU left out
+        commands = [e[0] for e in PLAN if isinstance(e, tuple)]
+        _run([sys.executable, str(clone / "benchmarks/gpu_stages.py"), "run", str(out.resolve()), "--out",
+              str(clone.resolve() / "cpu-run"), "--no-site", "--deadline", "86400", "--skip", *commands],
+             cwd=clone, env=env)
 
 
 def bundle(clone: Path, out: Path, python_version: str = "3.12") -> None:
@@ -194,14 +198,23 @@ class GpuSampler:
             self.process.terminate()
 
 
-def run(bundle_dir: Path, out: Path, deadline: float) -> None:
+def run(bundle_dir: Path, out: Path, deadline: float, site: bool = True, skip: tuple[str, ...] = ()) -> None:
+    """Unpack the bundle and run the plan's lines one after another here (see the module's docstring); ``site=False``
+    leaves the bundled packages out (a machine whose own environment has them: the CPU's reference run), and the
+    lines named in ``skip`` are recorded as skipped."""
+    with tempfile.TemporaryDirectory(prefix="site-") as packages:
+        _run_plan(bundle_dir, out, deadline, Path(packages) if site else None, set(skip))
+
+
+def _run_plan(bundle_dir: Path, out: Path, deadline: float, site: Path | None, skip: set[str]) -> None:
     start = time.time()
     out.mkdir(parents=True, exist_ok=True)
-    site = Path(tempfile.mkdtemp(prefix="site-"))
     for name, target in (("data.tar.xz", ROOT), ("site.tar.xz", site)):
-        with tarfile.open(bundle_dir / name) as tar:
-            tar.extractall(target, filter="data")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT / "src")]), PYTHONUNBUFFERED="1")
+        if target is not None:
+            with tarfile.open(bundle_dir / name) as tar:
+                tar.extractall(target, filter="data")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([*([str(site)] if site else []), str(ROOT / "src")]),
+               PYTHONUNBUFFERED="1")
     stages = [line.split("\t") for line in (bundle_dir / "plan.tsv").read_text().splitlines() if line.strip()]
     sampler = GpuSampler()
     time.sleep(1.0)
@@ -217,8 +230,8 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
         for name, cmd, *limit in stages:
             left = deadline - (time.time() - start)
             row = {"stage": name, "cmd": cmd}
-            if left < 20:
-                row["skipped"] = f"{left:.0f} s left of the deadline"
+            if name in skip or left < 20:
+                row["skipped"] = "asked" if name in skip else f"{left:.0f} s left of the deadline"
                 summary["stages"].append(row)
                 continue
             argv = cmd.split()
@@ -253,6 +266,44 @@ def run(bundle_dir: Path, out: Path, deadline: float) -> None:
                 for f in [path] if path.is_file() else sorted(path.rglob("*")):
                     if f.is_file() and f.stat().st_mtime >= start:
                         tar.add(f, arcname=str(f.relative_to(ROOT)))
+
+
+RATES = ("corpus_words_per_second", "cells_per_second", "pairs_per_second")  # a stage's throughput in its timings
+
+
+def _rate(row: dict) -> float | None:
+    for timings in row.get("timings", {}).values():
+        for key in RATES:
+            if key in timings:
+                return float(timings[key])
+    return None
+
+
+def table(gpu: Path, cpu: Path) -> None:
+    """A markdown table of two :func:`run` summaries (``summary.json`` in each folder), the GPU's and the CPU's, stage
+    by stage: wall seconds, the stage's throughput (corpus words, cells or pairs per second, as its timings give it)
+    and their ratios, mean and peak GPU utilisation and peak GPU memory."""
+    g, c = (json.loads((d / "summary.json").read_text()) for d in (gpu, cpu))
+    cpu_rows = {row["stage"]: row for row in c["stages"]}
+    print(f"GPU: {g.get('gpu')} (torch {g.get('torch')}); CPU run: torch {c.get('torch')}\n")
+    print("| stage | CPU | GPU | GPU / CPU | CPU rate | GPU rate | rate ratio | GPU util. mean / peak | GPU memory |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in g["stages"]:
+        other = cpu_rows.get(row["stage"], {})
+        if "wall_seconds" not in row:
+            print(f"| {row['stage']} | | | | | | | | {row.get('skipped', '')} |")
+            continue
+        ok = row["rc"] == 0 and other.get("rc") == 0
+        wall = f"{other['wall_seconds'] / row['wall_seconds']:.2f}×" if ok else ""
+        rates = [_rate(other), _rate(row)]
+        ratio = f"{rates[1] / rates[0]:.2f}×" if ok and None not in rates else ""
+        shown = [f"{r:,.0f}" if r is not None else "" for r in rates]
+        util = (f"{row['gpu_util_mean']:.0f}% / {row['gpu_util_max']:.0f}%" if "gpu_util_mean" in row else "")
+        memory = f"{row['gpu_memory_peak_mib']:,.0f} MiB" if "gpu_memory_peak_mib" in row else ""
+        cpu_wall = f"{other['wall_seconds']} s" if "wall_seconds" in other else other.get("skipped", "")
+        status = "" if row["rc"] == 0 else f" (exit {row['rc']})"
+        print(f"| {row['stage']} | {cpu_wall} | {row['wall_seconds']} s{status} | {wall} | {shown[0]} | {shown[1]} | "
+              f"{ratio} | {util} | {memory} |")
 
 
 def nccl_probe(out: Path, backend: str = "nccl") -> None:
@@ -347,6 +398,9 @@ def main() -> None:
     r.add_argument("bundle", type=Path)
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--deadline", type=float, default=480.0, help="seconds for everything (default 480)")
+    r.add_argument("--no-site", dest="site", action="store_false",
+                   help="leave the bundled packages out (this environment has them: a CPU reference run)")
+    r.add_argument("--skip", nargs="*", default=[], help="plan lines not to run (recorded as skipped)")
     n = sub.add_parser("nccl", help="under torchrun: an NCCL group and a DDP gradient on GPU 0")
     n.add_argument("--out", type=Path, default=ROOT / "logs/bench/nccl.json")
     n.add_argument("--backend", default="nccl", choices=["nccl", "gloo"])
@@ -354,6 +408,9 @@ def main() -> None:
     q.add_argument("clone", type=Path)
     q.add_argument("-o", "--out", type=Path, default=ROOT / ".gpu")
     q.add_argument("--cpu", action="store_true", help="then the plan's stages on this CPU, for compare")
+    t = sub.add_parser("table", help="two run summaries (GPU, CPU) side by side, stage by stage")
+    t.add_argument("gpu", type=Path)
+    t.add_argument("cpu", type=Path)
     c = sub.add_parser("compare", help="how close two runs' metrics are (e.g. GPU and CPU)")
     c.add_argument("gpu", type=Path)
     c.add_argument("cpu", type=Path)
@@ -362,6 +419,8 @@ def main() -> None:
         compare(a.gpu, a.cpu)
     elif a.command == "plan":
         plan(a.clone, a.stages, a.out)
+    elif a.command == "table":
+        table(a.gpu, a.cpu)
     elif a.command == "prepare":
         prepare(a.clone, a.out, a.cpu)
     elif a.command == "nccl":
@@ -369,7 +428,7 @@ def main() -> None:
     elif a.command == "bundle":
         bundle(a.clone, a.out, a.python_version)
     else:
-        run(a.bundle, a.out, a.deadline)
+        run(a.bundle, a.out, a.deadline, a.site, tuple(a.skip))
 
 
 if __name__ == "__main__":

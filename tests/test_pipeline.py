@@ -303,9 +303,10 @@ def test_the_slices_models_in_the_cli_and_senteval(smoke, tmp_path):
 
 @pytest.mark.slow
 def test_the_gpu_loan_script_runs_the_stages_commands_as_dvc_does(smoke, tmp_path):
-    """``benchmarks/gpu_stages.py run`` on the CPU, in a copy of the checkout, over a bundle of the slice's inputs: a
-    stage's command gives the metrics DVC's run of it gave, a plan line's time limit stops its command, and the NCCL
-    probe's arithmetic (run with Gloo) averages the processes' gradients to the whole batch's."""
+    """``benchmarks/gpu_stages.py run`` on the CPU, as ``prepare --cpu`` runs it, in a copy of the checkout over a
+    bundle of the slice's inputs: a stage's command gives the metrics DVC's run of it gave, a plan line's time limit
+    stops its command, a line asked to be skipped is recorded so, the NCCL probe's arithmetic (run with Gloo) averages
+    the processes' gradients to the whole batch's, and ``table`` sets two summaries side by side."""
     import shutil
     import tarfile
 
@@ -320,20 +321,22 @@ def test_the_gpu_loan_script_runs_the_stages_commands_as_dvc_does(smoke, tmp_pat
     with tarfile.open(bundle / "data.tar.xz", "w:xz") as tar:
         for path in gpu_stages.DATA:
             tar.add(smoke / path, arcname=path)
-    with tarfile.open(bundle / "site.tar.xz", "w:xz"):
-        pass  # the packages are installed here
     (bundle / "plan.tsv").write_text(
         "evaluate@glove\tpython stages/evaluate.py glove\n"
         "stopped\tsleep 60\t2\n"
+        "left-out\tsleep 60\n"
         "nccl\tpython -m torch.distributed.run --standalone --nproc_per_node=2 benchmarks/gpu_stages.py nccl "
         "--backend gloo\n")
     out = tmp_path / "out"
-    res = subprocess.run([sys.executable, str(checkout / "benchmarks/gpu_stages.py"), "run", str(bundle), "--out",
-                          str(out), "--deadline", "300"], capture_output=True, text=True)
+    script = str(checkout / "benchmarks/gpu_stages.py")
+    res = subprocess.run([sys.executable, script, "run", str(bundle), "--out", str(out), "--deadline", "300",
+                          "--no-site", "--skip", "left-out"], capture_output=True, text=True)  # as prepare --cpu
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     stages = {row["stage"]: row for row in json.loads((out / "summary.json").read_text())["stages"]}
     assert [stages[k]["rc"] for k in ("evaluate@glove", "stopped", "nccl")] == [0, "timeout", 0], stages
-    assert stages["stopped"]["wall_seconds"] < 10
+    assert stages["stopped"]["wall_seconds"] < 10 and stages["left-out"]["skipped"] == "asked"
+    table = subprocess.run([sys.executable, script, "table", str(out), str(out)], capture_output=True, text=True)
+    assert re.search(r"^\| evaluate@glove \| [\d.]+ s \| [\d.]+ s \| 1\.00× \|", table.stdout, re.M), table.stdout
     with tarfile.open(out / "results.tar.gz") as tar:
         metrics = json.load(tar.extractfile("metrics/models/glove.json"))
         probe = json.load(tar.extractfile("logs/bench/nccl.json"))
