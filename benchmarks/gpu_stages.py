@@ -247,7 +247,8 @@ def _run_plan(bundle_dir: Path, out: Path, deadline: float, site: Path | None, s
                 rc = "timeout"
             t1 = time.time()
             row |= {"rc": rc, "wall_seconds": round(t1 - t0, 1)} | sampler.window(t0, t1)
-            written = {p.stem: json.loads(p.read_text()) for p in ROOT.glob("logs/timings/*.json")
+            written = {str(p.relative_to(ROOT / "logs/timings").with_suffix("")): json.loads(p.read_text())
+                       for p in ROOT.glob("logs/timings/**/*.json")
                        if p.stat().st_mtime >= t0}  # the clock readings this stage logged
             if written:
                 row["timings"] = written
@@ -272,10 +273,13 @@ RATES = ("corpus_words_per_second", "cells_per_second", "pairs_per_second")  # a
 
 
 def _rate(row: dict) -> float | None:
+    """The first of :data:`RATES` the stage logged (a supervised run logs one per task, ``sts.pairs_per_second``:
+    the first task's)."""
     for timings in row.get("timings", {}).values():
-        for key in RATES:
-            if key in timings:
-                return float(timings[key])
+        for rate in RATES:
+            for key, value in timings.items():
+                if key == rate or key.endswith("." + rate):
+                    return float(value)
     return None
 
 
