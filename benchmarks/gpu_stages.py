@@ -116,7 +116,8 @@ def prepare(clone: Path, out: Path, cpu: bool) -> None:
     """Everything a loan needs, in one command: a clone of this repository's last commit at ``clone`` (kept if it
     exists) with the params of profiles/gpu.yaml (the slice) and this checkout's data mirror, its :data:`UPSTREAM`
     stages run by DVC, :data:`PLAN` resolved there and the bundle (:func:`bundle`) in ``out``; with ``cpu``, then
-    PLAN's stages on this machine's CPU in the clone (``dvc repro``), the run that ``compare`` sets beside the GPU's."""
+    PLAN's stages run by :func:`run` on this machine's CPU in the clone (without the plan's GPU benchmarks; the
+    summary in ``CLONE/cpu-run``), the run that ``table`` and ``compare`` set beside the GPU's."""
     import yaml
 
     if not clone.exists():
@@ -411,7 +412,7 @@ def main() -> None:
     q = sub.add_parser("prepare", help="a clone with the slice, its upstream stages run, the plan and the bundle")
     q.add_argument("clone", type=Path)
     q.add_argument("-o", "--out", type=Path, default=ROOT / ".gpu")
-    q.add_argument("--cpu", action="store_true", help="then the plan's stages on this CPU, for compare")
+    q.add_argument("--cpu", action="store_true", help="then the plan's stages on this CPU, for table and compare")
     t = sub.add_parser("table", help="two run summaries (GPU, CPU) side by side, stage by stage")
     t.add_argument("gpu", type=Path)
     t.add_argument("cpu", type=Path)
