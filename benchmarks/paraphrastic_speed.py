@@ -37,7 +37,7 @@ import yaml
 
 from sentemb.core.data.pairs import PAIRS_HEADER, read_pairs
 from sentemb.paraphrastic.composition import CompositionEncoder, build_composition
-from sentemb.paraphrastic.config import ParaphrasticConfig
+from sentemb.paraphrastic.config import RECURRENT, ParaphrasticConfig
 from sentemb.paraphrastic.training import train_paraphrastic
 
 
@@ -171,7 +171,7 @@ def main() -> None:
             continue
         n = p["batch_size"] * args.batches
         sub = [pairs[i] for i in np.random.default_rng(1).permutation(len(pairs))[:n]]
-        recurrent = p["encoder"] in ("lstm", "lstmavg", "gran")
+        recurrent = p["encoder"] in RECURRENT
         for products in args.products if recurrent else ["float32"]:
             enc, config = build(p, vectors, evals_per_epoch=1, products=products, device=args.device)
             # one untimed batch first: once-a-process costs (the CPU backward kernel's import and compiled-code load)
