@@ -105,7 +105,7 @@ def plan(clone: Path, entries: list[str | tuple[str, str, int]], out: Path) -> N
     print(f"{out}: {len(rows)} commands")
 
 
-def _run(cmd: list[str], **kwargs) -> None:
+def _run_or_exit(cmd: list[str], **kwargs) -> None:
     """Run ``cmd``; if it fails, exit with one line naming it (its own output has said why)."""
     rc = subprocess.run(cmd, **kwargs).returncode
     if rc:
@@ -121,7 +121,7 @@ def prepare(clone: Path, out: Path, cpu: bool) -> None:
     import yaml
 
     if not clone.exists():
-        _run(["git", "clone", "-q", str(ROOT), str(clone)])
+        _run_or_exit(["git", "clone", "-q", str(ROOT), str(clone)])
     spec = importlib.util.spec_from_file_location("sentemb_profile", clone / "profiles/profile.py")
     profile = importlib.util.module_from_spec(spec)  # profiles/profile.py of the clone (a script, not a package)
     spec.loader.exec_module(profile)
@@ -133,12 +133,12 @@ def prepare(clone: Path, out: Path, cpu: bool) -> None:
         params["download"]["mirror"] = str((ROOT / mirror).resolve())
     params_file.write_text(yaml.safe_dump(params, sort_keys=False))
     env = dict(os.environ, PYTHONPATH=str(clone.resolve() / "src"))  # the clone's code, whatever is installed
-    _run(["dvc", "repro", *UPSTREAM], cwd=clone, env=env)
+    _run_or_exit(["dvc", "repro", *UPSTREAM], cwd=clone, env=env)
     plan(clone, PLAN, out / "plan.tsv")
     bundle(clone, out)
     if cpu:  # the same harness on this CPU, the plan's commands (benchmarks) that need a GPU left out
         commands = [e[0] for e in PLAN if isinstance(e, tuple)]
-        _run([sys.executable, str(clone / "benchmarks/gpu_stages.py"), "run", str(out.resolve()), "--out",
+        _run_or_exit([sys.executable, str(clone / "benchmarks/gpu_stages.py"), "run", str(out.resolve()), "--out",
               str(clone.resolve() / "cpu-run"), "--no-site", "--deadline", "86400", "--skip", *commands],
              cwd=clone, env=env)
 
