@@ -212,7 +212,8 @@ try:
     main()
 except SystemExit as e:
     assert not e.code, e.code
-print(json.dumps(sorted(m for m in ("torch", "scipy", "pandas", "gensim", "nltk", "numba") if m in sys.modules)))
+heavy = ("torch", "scipy", "pandas", "gensim", "nltk", "numba", "tqdm")
+print(json.dumps(sorted(m for m in heavy if m in sys.modules)))
 """
 
 
@@ -220,7 +221,8 @@ print(json.dumps(sorted(m for m in ("torch", "scipy", "pandas", "gensim", "nltk"
 def test_similarity_imports_no_heavy_library(models, model):
     """`sentemb similarity` on a word or weighted average or a recurrent encoder (GRAN, encoded in NumPy) loads none
     of torch, scipy, pandas, gensim, numba or NLTK's package (each costs a user from 0.3 to 2 s a command:
-    docs/speed.md, start-up), and prints the cosine."""
+    docs/speed.md, start-up), nor tqdm (0.02-0.05 s with the asyncio it brings; only ``embed`` shows a bar), and
+    prints the cosine."""
     import json
     import subprocess
     import sys

@@ -15,7 +15,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from sentemb.core.atomic import atomic_open
 from sentemb.core.errors import SentembError
@@ -95,6 +94,8 @@ def embed_lines(model: SentenceEncoder, lines: Iterable[str], output: str | Path
         SentembError: no sentence at all, a model whose embeddings depend on the batch (SIF per set), or a
             reading error of ``lines``.
     """
+    from tqdm.auto import tqdm  # here, not at the top: `sentemb similarity` imports this module and needs no bar
+
     refuse_per_set_component(model, model_name, "its embeddings would depend on how the text is batched")
     n, zero, dim = 0, 0, None
     output = Path(output)
