@@ -13,7 +13,8 @@ recurrent encoder cannot avoid. Several ``--python`` interpreters (each an envir
 a clone of another revision) are measured round-robin in the same command, so that their figures compare.
 
 ``--derive DIR``: from one word-averaging model, write into DIR a copy of it (``words``), a weighted average over it
-(``weighted``: every weight 1, the ``weighted_average`` loader's path) and an untrained GRAN over its vectors
+(``weighted``: SIF's weights a / (a + p(w)), a = 1e-3, from the vocabulary's counts: the ``weighted_average``
+loader's path, with weights as long to read as a trained model's) and an untrained GRAN over its vectors
 (``gran``: the ``paraphrastic`` loader's path, params ``paraphrastic.para-gran``'s composition), and time those:
 the load and encode costs of each kind at the full vocabulary's size without a full run.
 """
@@ -31,7 +32,6 @@ SENTENCES = ("a man plays guitar", "someone plays an instrument")
 
 def derive(directory: Path, base: Path) -> list[Path]:
     """A copy of the word-averaging model ``base`` and a weighted and a GRAN model over it, in ``directory``."""
-    import numpy as np
     from derived_models import base_model, untrained_paraphrastic
 
     from sentemb.salience.model import save_weighted_average_model
@@ -42,7 +42,8 @@ def derive(directory: Path, base: Path) -> list[Path]:
         shutil.copytree(base, words_dir)
     vectors, text = base_model(words_dir)
     words = list(vectors.words)
-    save_weighted_average_model(directory / "weighted", "weighted", words_dir, words, np.ones(len(words)),
+    sif = 1e-3 / (1e-3 + vectors.counts / vectors.counts.sum())
+    save_weighted_average_model(directory / "weighted", "weighted", words_dir, words, sif,
                                 vectors.counts, text, "nws", "none", info={})
     untrained_paraphrastic(directory / "gran", "gran", words_dir, vectors, text)
     return [words_dir, directory / "weighted", directory / "gran"]
