@@ -139,8 +139,8 @@ def prepare(clone: Path, out: Path, cpu: bool) -> None:
     if cpu:  # the same harness on this CPU, the plan's commands (benchmarks) that need a GPU left out
         commands = [e[0] for e in PLAN if isinstance(e, tuple)]
         _run_or_exit([sys.executable, str(clone / "benchmarks/gpu_stages.py"), "run", str(out.resolve()), "--out",
-              str(clone.resolve() / "cpu-run"), "--no-site", "--deadline", "86400", "--skip", *commands],
-             cwd=clone, env=env)
+                      str(clone.resolve() / "cpu-run"), "--no-site", "--deadline", "86400", "--skip", *commands],
+                     cwd=clone, env=env)
 
 
 def bundle(clone: Path, out: Path, python_version: str = "3.12") -> None:
