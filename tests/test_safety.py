@@ -141,6 +141,14 @@ def _extra_trained_word(m: Path, marker: Path) -> Path:
     return m / "gran"
 
 
+def _old_weights_format(m: Path, marker: Path) -> Path:
+    """The format before weights.npy: word, weight, count lines, and no vocabulary_crc32 in the config."""
+    (m / "nws/weights.npy").unlink()
+    (m / "nws/weights.tsv").write_text("word\tweight\tcount\na\t0.5\t8\n")
+    _edit_json(m / "nws/config.json", lambda c: c.pop("vocabulary_crc32"))
+    return m / "nws"
+
+
 def _weights(edit) -> callable:
     def tamper(m: Path, marker: Path) -> Path:
         path = m / "nws/weights.npy"
@@ -186,6 +194,7 @@ MODELS = {
     "a weight short": (_weights(lambda w: w[:-1]), "nws/weights.npy: float32 of shape (7,), expected float32 of "
                        "shape (8,)"),
     "float64 weights": (_weights(lambda w: w.astype(np.float64)), "nws/weights.npy: float64 of shape (8,)"),
+    "old weights.tsv": (_old_weights_format, "nws: a weighted model saved by an older sentemb (weights.tsv"),
     "object array in weights.npy": (_pickled_array_at("nws/weights.npy"), "nws/weights.npy: not a .npy array"),
 }
 

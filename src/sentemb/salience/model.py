@@ -195,9 +195,13 @@ def load(directory: Path, config: dict) -> WeightedAverageModel:
     """The loader of ``weighted_average`` models: ``weights.npy`` weights the base's words in its vocabulary's order.
 
     Raises:
-        SentembError: a bad config, a base that is not a sibling word-averaging model or whose words are not the
-            ones the weights were saved for, a missing or malformed weights file or component.
+        SentembError: a model saved with ``weights.tsv`` (before ``weights.npy``), a bad config, a base that is not a
+            sibling word-averaging model or whose words are not the ones the weights were saved for, a missing or
+            malformed weights file or component.
     """
+    if (directory / "weights.tsv").exists() and not (directory / WEIGHTS).exists():
+        raise SentembError(f"{directory}: a weighted model saved by an older sentemb (weights.tsv, now weights.npy); "
+                           "rebuild it with `dvc repro`")
     checked = model_config(WeightedAverageConfig, directory, config)
     base = sibling_model(directory, checked.vectors)
     vectors = load_word_vectors(base, what=f"{directory}/config.json: vectors")
