@@ -14,7 +14,7 @@ a clone of another revision) are measured round-robin in the same command, so th
 
 ``--derive DIR``: from one word-averaging model, write into DIR a copy of it (``words``), a weighted average over it
 (``weighted``: SIF's weights a / (a + p(w)), a = 1e-3, from the vocabulary's counts: the ``weighted_average``
-loader's path, with weights as long to read as a trained model's) and an untrained GRAN over its vectors
+loader's path) and an untrained GRAN over its vectors
 (``gran``: the ``paraphrastic`` loader's path, params ``paraphrastic.para-gran``'s composition), and time those:
 the load and encode costs of each kind at the full vocabulary's size without a full run.
 """
@@ -43,8 +43,7 @@ def derive(directory: Path, base: Path) -> list[Path]:
     vectors, text = base_model(words_dir)
     words = list(vectors.words)
     sif = 1e-3 / (1e-3 + vectors.counts / vectors.counts.sum())
-    save_weighted_average_model(directory / "weighted", "weighted", words_dir, words, sif,
-                                vectors.counts, text, "nws", "none", info={})
+    save_weighted_average_model(directory / "weighted", "weighted", words_dir, words, sif, text, "sif", "none", info={})
     untrained_paraphrastic(directory / "gran", "gran", words_dir, vectors, text)
     return [words_dir, directory / "weighted", directory / "gran"]
 

@@ -1,5 +1,5 @@
 """nws@VECTORS: Neural Word Salience (Bollegala et al. §3) over the FIXED vectors of models/VECTORS, params ``nws`` →
-models/VECTORS-nws/ (a weighted-average model: weights.tsv = word, salience, count) and its loss log.
+models/VECTORS-nws/ (a weighted-average model: weights.npy = one salience a word of VECTORS) and its loss log.
 With ``nws.processes`` > 1 the stage runs as that many data-parallel processes under torchrun; rank 0 writes."""
 
 from pathlib import Path
@@ -29,7 +29,7 @@ def main(name: str) -> None:
                                                   log_path=f"metrics/train/{name}.csv")
     if is_main_process():
         stats, timings = without_timings(stats, name)
-        save_weighted_average_model(f"models/{name}", name, base, vocab.words, saliences, vocab.counts, corpus_text(),
+        save_weighted_average_model(f"models/{name}", name, base, vocab.words, saliences, corpus_text(),
                                     "nws", "none", info={"trainer": "sentemb.salience.train", "training": stats})
         print(f"train {name}: " + ", ".join(f"{k}={v}" for k, v in (stats | timings).items() if k != "config"))
 

@@ -84,9 +84,9 @@ def toy_models(root: Path) -> Path:
     counts = np.arange(len(TOY_WORDS), 0, -1)
     save_word_averaging_model(root / "avg", "avg", WordVectors.from_arrays(TOY_WORDS, counts, vectors), TEXT, info={})
     weights = np.linspace(0.5, 2.0, len(TOY_WORDS))
-    save_weighted_average_model(root / "nws", "nws", root / "avg", TOY_WORDS, weights, counts, TEXT, "nws", "none",
+    save_weighted_average_model(root / "nws", "nws", root / "avg", TOY_WORDS, weights, TEXT, "nws", "none",
                                 info={})
-    save_weighted_average_model(root / "sif-pc", "sif-pc", root / "avg", TOY_WORDS, weights, counts, TEXT, "sif",
+    save_weighted_average_model(root / "sif-pc", "sif-pc", root / "avg", TOY_WORDS, weights, TEXT, "sif",
                                 "per_set", info={})
     torch.manual_seed(0)
     gran = composition("gran")

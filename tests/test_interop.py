@@ -49,7 +49,7 @@ def models(tmp_path):
     words = TOY_WORDS
     u = np.array([1.0, 2.0, 2.0], dtype=np.float32) / 3  # a unit common component, fitted once (SIF+PC, corpus)
     save_weighted_average_model(root / "sif-pc-corpus", "sif-pc-corpus", root / "avg", words,
-                                np.linspace(1.0, 0.2, len(words)), np.arange(len(words), 0, -1), TEXT, "sif-pc",
+                                np.linspace(1.0, 0.2, len(words)), TEXT, "sif-pc",
                                 "corpus", info={}, component=u)
     return root
 
@@ -88,7 +88,7 @@ def test_what_cannot_be_exported_is_one_line_and_writes_nothing(models):
     assert res.exit_code == 1 and "per_set" in res.output and "Traceback" not in res.output
     assert len(res.output.strip().splitlines()) == 1 and not (models / "st").exists()
     save_weighted_average_model(models / "usif-norm", "usif-norm", models / "avg", TOY_WORDS,
-                                np.ones(len(TOY_WORDS)), np.ones(len(TOY_WORDS)), TEXT, "usif", "none", info={},
+                                np.ones(len(TOY_WORDS)), TEXT, "usif", "none", info={},
                                 normalisation="per_dimension")  # each dimension normalised over a sentence's words
     res = _export(models / "usif-norm", models / "st")
     assert res.exit_code == 1 and "normalises each dimension" in res.output and not (models / "st").exists()

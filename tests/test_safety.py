@@ -49,9 +49,12 @@ def _edit_json(path: Path, edit) -> None:
     path.write_text(json.dumps(config))
 
 
-def _pickled_array(m: Path, marker: Path) -> Path:
-    np.save(m / "avg/vectors.npy", np.array([Payload(marker)], dtype=object), allow_pickle=True)
-    return m / "avg"
+def _pickled_array_at(name: str) -> callable:
+    def tamper(m: Path, marker: Path) -> Path:
+        np.save(m / name, np.array([Payload(marker)], dtype=object), allow_pickle=True)
+        return (m / name).parent
+
+    return tamper
 
 
 def _pickle_as_npy(m: Path, marker: Path) -> Path:
@@ -138,16 +141,27 @@ def _extra_trained_word(m: Path, marker: Path) -> Path:
     return m / "gran"
 
 
-def _bad_weight(m: Path, marker: Path) -> Path:
-    lines = (m / "nws/weights.tsv").read_text().splitlines()
-    lines[2] = lines[2].split("\t")[0] + "\theavy\t7"
-    (m / "nws/weights.tsv").write_text("\n".join(lines) + "\n")
+def _old_weights_format(m: Path, marker: Path) -> Path:
+    """The format before weights.npy: word, weight, count lines, and no vocabulary_crc32 in the config."""
+    (m / "nws/weights.npy").unlink()
+    (m / "nws/weights.tsv").write_text("word\tweight\tcount\na\t0.5\t8\n")
+    _edit_json(m / "nws/config.json", lambda c: c.pop("vocabulary_crc32"))
     return m / "nws"
+
+
+def _weights(edit) -> callable:
+    def tamper(m: Path, marker: Path) -> Path:
+        path = m / "nws/weights.npy"
+        np.save(path, edit(np.load(path, allow_pickle=False)), allow_pickle=False)
+        return m / "nws"
+
+    return tamper
 
 
 MODELS = {
     # code in a file: the payload must not run
-    "object array in vectors.npy": (_pickled_array, "avg/vectors.npy: not a .npy array of float32 word vectors"),
+    "object array in vectors.npy": (_pickled_array_at("avg/vectors.npy"),
+                                    "avg/vectors.npy: not a .npy array of float32 word vectors"),
     "pickle named vectors.npy": (_pickle_as_npy, "avg/vectors.npy: not a .npy array of float32 word vectors"),
     "old gensim vectors.kv": (_old_gensim_format, "avg: a model saved by an older sentemb (a pickled vectors.kv"),
     "old torch encoder.pt": (_old_torch_format, "gran: a model saved by an older sentemb"),
@@ -175,7 +189,13 @@ MODELS = {
                                           "avg/vectors.npy: 8 vectors for the 7 words of"),
     "more trained words than rows": (_extra_trained_word,
                                      "gran/encoder.safetensors: embedding.weight of shape (3, 3), expected (4, 3)"),
-    "weight not a number": (_bad_weight, "nws/weights.tsv:3: weight is not a number ('heavy')"),
+    "weight not a number": (_weights(lambda w: np.where(np.arange(len(w)) == 2, np.nan, w).astype(np.float32)),
+                            "nws/weights.npy: weight 2 ('plays') is not a finite number"),
+    "a weight short": (_weights(lambda w: w[:-1]), "nws/weights.npy: float32 of shape (7,), expected float32 of "
+                       "shape (8,)"),
+    "float64 weights": (_weights(lambda w: w.astype(np.float64)), "nws/weights.npy: float64 of shape (8,)"),
+    "old weights.tsv": (_old_weights_format, "nws: a weighted model saved by an older sentemb (weights.tsv"),
+    "object array in weights.npy": (_pickled_array_at("nws/weights.npy"), "nws/weights.npy: not a .npy array"),
 }
 
 

@@ -159,8 +159,7 @@ def test_usif_model_fits_its_components_per_call_and_round_trips(tmp_path):
     save_word_averaging_model(tmp_path / "vec", "vec", WordVectors(vocab, vectors), TEXT, info={})
     weights = np.array([0.5, 1.0, 2.0, 3.0])
     save_weighted_average_model(tmp_path / "vec-usif", "vec-usif", tmp_path / "vec", vocab.words, weights,
-                                vocab.counts, TEXT, "usif", "per_set", info={}, components=2,
-                                component_weighting="singular_values")
+                                TEXT, "usif", "per_set", info={}, components=2, component_weighting="singular_values")
     model = load_model(tmp_path / "vec-usif")
     assert (model.components, model.component_weighting) == (2, "singular_values")
     sentences = ["the cat", "the mat sat", "cat sat", "mat"]
@@ -205,7 +204,7 @@ def test_usif_model_with_the_authors_normalisation_round_trips_and_is_not_export
     vectors = np.array([[1, 0, 2], [0, 1, 0], [1, 1, 0], [0, 3, 1]], dtype=np.float32)
     save_word_averaging_model(tmp_path / "vec", "vec", WordVectors(vocab, vectors), TEXT, info={})
     save_weighted_average_model(tmp_path / "vec-usif", "vec-usif", tmp_path / "vec", vocab.words,
-                                np.array([0.5, 1.0, 2.0, 3.0]), vocab.counts, TEXT, "usif", "per_set", info={},
+                                np.array([0.5, 1.0, 2.0, 3.0]), TEXT, "usif", "per_set", info={},
                                 components=2, component_weighting="singular_values", normalisation="per_dimension")
     model = load_model(tmp_path / "vec-usif")
     assert model.normalisation == "per_dimension"
@@ -214,7 +213,7 @@ def test_usif_model_with_the_authors_normalisation_round_trips_and_is_not_export
     np.testing.assert_allclose(plain[0], [0.25, 0.5, 0.25], rtol=1e-6)
     # without common-component removal, word vectors still cannot express it
     save_weighted_average_model(tmp_path / "vec-norm", "vec-norm", tmp_path / "vec", vocab.words,
-                                np.array([0.5, 1.0, 2.0, 3.0]), vocab.counts, TEXT, "usif", "none", info={},
+                                np.array([0.5, 1.0, 2.0, 3.0]), TEXT, "usif", "none", info={},
                                 normalisation="per_dimension")
     with pytest.raises(SentembError, match="normalises each dimension over the words of each sentence"):
         owned_word_vectors(load_model(tmp_path / "vec-norm"), "vec-norm")
@@ -231,28 +230,33 @@ def test_weighted_model_round_trip(tmp_path):
     vectors = np.array([[1, 0], [0, 1], [1, 1]], dtype=np.float32)
     text = TEXT
     save_word_averaging_model(tmp_path / "vec", "vec", WordVectors(vocab, vectors), text, info={})
-    # rows in another order than the vectors, to check the match by word
-    save_weighted_average_model(tmp_path / "vec-w", "vec-w", tmp_path / "vec", ["sat", "the", "cat"],
-                                np.array([2.0, 0.5, 1.0]), np.array([2, 10, 3]), text, "test", "none", info={})
-    weights = (tmp_path / "vec-w" / "weights.tsv").read_text().splitlines()
-    assert weights[0] == "word\tweight\tcount" and weights[1] == "sat\t2\t2"
+    # weights in another order than the vectors and one for a word the base lacks: matched by word when saved
+    save_weighted_average_model(tmp_path / "vec-w", "vec-w", tmp_path / "vec", ["sat", "the", "dog", "cat"],
+                                np.array([2.0, 0.5, 9.0, 1.0]), text, "test", "none", info={})
+    stored = np.load(tmp_path / "vec-w" / "weights.npy", allow_pickle=False)
+    assert stored.dtype == np.float32 and stored.tolist() == [0.5, 1.0, 2.0]  # the base's order: the, cat, sat
     model = load_model(tmp_path / "vec-w")
     assert isinstance(model, WeightedAverageModel)
     np.testing.assert_allclose(model.encode(["The cat", "sat dog", "dog"]),
                                [[0.25, 0.5], [2.0, 2.0], [0.0, 0.0]])
     # the same weights in the vectors' own order (every model sentemb saves): the same model
     save_weighted_average_model(tmp_path / "vec-o", "vec-o", tmp_path / "vec", vocab.words, np.array([0.5, 1.0, 2.0]),
-                                vocab.counts, text, "test", "none", info={})
+                                text, "test", "none", info={})
     np.testing.assert_array_equal(load_model(tmp_path / "vec-o").weights, model.weights)
-    save_weighted_average_model(tmp_path / "pc", "pc", tmp_path / "vec", vocab.words, np.ones(3), vocab.counts, text,
+    save_weighted_average_model(tmp_path / "pc", "pc", tmp_path / "vec", vocab.words, np.ones(3), text,
                                 "test", "corpus", info={}, component=np.array([1.0, 0.0]))
     np.testing.assert_allclose(load_model(tmp_path / "pc").encode(["the cat"]), [[0.0, 0.5]])
     save_weighted_average_model(tmp_path / "per-set", "per-set", tmp_path / "vec", vocab.words, np.ones(3),
-                                vocab.counts, text, "test", "per_set", info={})
+                                text, "test", "per_set", info={})
     res = CliRunner().invoke(app, ["similarity", str(tmp_path / "per-set"), "the cat", "the sat"])
     assert res.exit_code == 1 and "with two sentences that component is meaningless" in res.output
-    (tmp_path / "vec-w" / "weights.tsv").write_text("word\tweight\tcount\nthe\tabc\t1\n")
-    with pytest.raises(SentembError, match=r"weights.tsv:2: weight is not a number"):
+    with pytest.raises(SentembError, match=r"vec-w: 2 weights for 3 words"):
+        save_weighted_average_model(tmp_path / "vec-w", "vec-w", tmp_path / "vec", vocab.words, np.ones(2), text,
+                                    "test", "none", info={})
+    # the base retrained on another vocabulary of the same size: refused, not weighted row by row
+    save_word_averaging_model(tmp_path / "vec", "vec", WordVectors(Vocabulary(["the", "sat", "cat"], vocab.counts),
+                                                                   vectors), text, info={})
+    with pytest.raises(SentembError, match=r"vec-w/config\.json: vocabulary_crc32: the words of .*vec are not"):
         load_model(tmp_path / "vec-w")
 
 

@@ -520,6 +520,27 @@ def test_siamese_cbow_under_torchrun_is_the_single_process_step(tmp_path):
     assert np.abs(got["weights"] - single).max() < 1e-5
 
 
+def test_more_processes_than_gpus_is_one_line_before_any_process_starts(monkeypatch):
+    """On a machine with 1 GPU (CUDA's answers stood in for: the tests run without one), ``processes: 2`` is refused
+    before torchrun is started, and a process torchrun started without a GPU of its own stops in one line before
+    ``torch.cuda.set_device`` would raise (torch's traceback)."""
+    from sentemb.core.runtime import distributed
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "set_device", lambda d: pytest.fail(f"set_device({d}) reached"))
+    monkeypatch.setattr(os, "execv", lambda *a: pytest.fail("torchrun was started"))
+    monkeypatch.delenv("LOCAL_RANK", raising=False)
+    with pytest.raises(SentembError, match=r"processes: 2 data-parallel processes, but this machine has 1 GPU"):
+        distributed.relaunch_under_torchrun(2)
+    distributed.relaunch_under_torchrun(1)  # one process: nothing to start
+    for key, value in {"WORLD_SIZE": "2", "RANK": "1", "LOCAL_RANK": "1", "MASTER_ADDR": "127.0.0.1",
+                       "MASTER_PORT": "29500"}.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(SentembError, match=r"torchrun started process 1 \(LOCAL_RANK\) on a machine with 1 GPU"):
+        distributed.init_distributed()
+
+
 SQRT_ON_TWO_THREADS = textwrap.dedent("""
     import numpy as np, torch
     from sentemb.core.runtime.threads import settle_sqrt

@@ -81,8 +81,8 @@ def build_baseline(directory: str | Path, vectors_model: str | Path, weighting: 
         component = first_principal_component(
             model.weighted_average_ids([order[corpus.sentence(s)] for s in np.sort(sample)]))
         info |= {"component_sentences": len(sample)}
-    save_weighted_average_model(directory, Path(directory).name, vectors_model, vocab.words, weights, vocab.counts,
-                                text, weighting, fit, info, component=component, components=m,
+    save_weighted_average_model(directory, Path(directory).name, vectors_model, vocab.words, weights, text,
+                                weighting, fit, info, component=component, components=m,
                                 component_weighting="singular_values" if weighting == "usif" else "unit",
                                 normalisation=config.usif_normalisation if weighting == "usif" else "none")
     return info

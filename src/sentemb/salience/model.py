@@ -1,15 +1,15 @@
 """Weighted-average sentence embeddings over fixed word vectors: the saved model of Neural Word Salience and of the
 ISF/SIF baselines (Bollegala et al. Eq. 1; Arora et al. 2017 Algorithm 1).
 
-A weighted model stores only what it adds: a readable ``weights.tsv`` (word, weight, count), the common component
+A weighted model stores only what it adds: ``weights.npy`` (one float32 weight a word of its base, in the base's
+vocabulary order, checked against the base's words by ``config["vocabulary_crc32"]``), the common component
 (``component.npy``) when one is fitted once, and ``config["vectors"]``, the sibling word-averaging model whose vectors
 it weights (``../glove``: :func:`sentemb.core.models.format.sibling_model`).
 """
 
 from __future__ import annotations
 
-import csv
-import math
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -35,7 +35,7 @@ from sentemb.salience.weighting import (
     weighted_principal_components,
 )
 
-WEIGHTS = "weights.tsv"
+WEIGHTS = "weights.npy"
 COMPONENT = "component.npy"
 COMPONENT_FITS = ("none", "corpus", "per_set")
 
@@ -125,6 +125,8 @@ class WeightedAverageConfig(ModelConfig):
 
     type: Literal["weighted_average"] = Field(description="the saved type")
     vectors: str = Field(description="the word-averaging model whose vectors are weighted: ../NAME, a sibling")
+    vocabulary_crc32: int = Field(ge=0, description="CRC-32 of the base model's words, UTF-8, one a line: the words "
+                                  "weights.npy weights, in its order")
     weighting: str = Field(description="what the weights are: isf, isf-log, sif, sif-pc, nws")
     component_fit: Literal["none", "corpus", "per_set"] = Field(
         description="common-component removal: none; corpus (component.npy, fitted once); per_set (fitted on the "
@@ -139,93 +141,81 @@ class WeightedAverageConfig(ModelConfig):
 
 def save_weighted_average_model(
     directory: str | Path, name: str, vectors_model: str | Path, words: list[str], weights: np.ndarray,
-    counts: np.ndarray, text: TextConfig, weighting: str, component_fit: str, info: dict[str, Any],
+    text: TextConfig, weighting: str, component_fit: str, info: dict[str, Any],
     component: np.ndarray | None = None, components: int = 1, component_weighting: str = "unit",
     normalisation: str = "none",
 ) -> None:
-    """Write ``config.json``, ``weights.tsv`` (word, weight, count) and, for ``component_fit="corpus"``,
-    ``component.npy`` into ``directory``, replacing it atomically.
+    """Write ``config.json``, ``weights.npy`` (float32, one weight a word of ``vectors_model``, in its vocabulary's
+    order) and, for ``component_fit="corpus"``, ``component.npy`` into ``directory``, replacing it atomically.
 
     Args:
         vectors_model: the word-averaging model directory whose vectors are weighted, a sibling of ``directory``.
-        words, weights, counts: one row per word (any order; matched to the vectors by word when loading).
+        words, weights: one weight a word, in any order: matched to the base's words by word; a base word without a
+            weight gets 0, a word the base lacks is dropped.
         weighting: what the weights are (``isf``, ``sif``, ``usif``, ``nws`` …), recorded in the config.
         component: float32 (dim,) or (m, dim), for ``component_fit="corpus"``.
         components, component_weighting, normalisation: see :class:`WeightedAverageModel`.
 
     Raises:
-        SentembError: ``vectors_model`` is not a sibling of ``directory``.
+        SentembError: ``vectors_model`` is not a sibling of ``directory`` or not a word-averaging model, or
+            ``words`` and ``weights`` differ in length.
     """
-    config = WeightedAverageConfig(type="weighted_average", name=name, vectors=sibling_reference(directory,
-                                   vectors_model), weighting=weighting, component_fit=component_fit,
-                                   components=components, component_weighting=component_weighting,
-                                   normalisation=normalisation, text=text,
+    reference = sibling_reference(directory, vectors_model)
+    base = load_word_vectors(vectors_model, what=f"the vectors of {name}").vocab
+    if len(words) != len(weights):
+        raise SentembError(f"{name}: {len(weights)} weights for {len(words)} words")
+    ordered = np.zeros(len(base), dtype=np.float32)
+    if list(words) == base.words:
+        ordered[:] = weights
+    else:
+        rows = np.array([base.index.get(w, -1) for w in words], dtype=np.int64)
+        known = rows >= 0
+        ordered[rows[known]] = np.asarray(weights, dtype=np.float64)[known]
+    config = WeightedAverageConfig(type="weighted_average", name=name, vectors=reference,
+                                   vocabulary_crc32=vocabulary_crc32(base.words), weighting=weighting,
+                                   component_fit=component_fit, components=components,
+                                   component_weighting=component_weighting, normalisation=normalisation, text=text,
                                    info=info)
 
     def files(tmp: Path) -> None:
-        import pandas as pd  # writing only: loading a model never imports pandas
-
-        frame = pd.DataFrame({"word": words, "weight": np.asarray(weights, dtype=np.float64),
-                              "count": np.asarray(counts, dtype=np.int64)})
-        frame.to_csv(tmp / WEIGHTS, sep="\t", index=False, float_format="%.8g", quoting=csv.QUOTE_NONE)
+        np.save(tmp / WEIGHTS, ordered, allow_pickle=False)
         if component_fit == "corpus":
             np.save(tmp / COMPONENT, np.asarray(component, dtype=np.float32), allow_pickle=False)
 
     write_model(directory, config.model_dump(), files)
 
 
-def read_weights(path: str | Path) -> tuple[list[str], np.ndarray]:
-    """A ``weights.tsv`` (header ``word<TAB>weight<TAB>count``, one word a line), read with the csv module (no
-    quoting: a quote is part of a word).
-
-    Returns:
-        ``(words, weights)``: the words in file order and their weights, float64 (n,).
-
-    Raises:
-        SentembError: a missing file, another header, a line without three fields or a weight that is not a number
-            (naming the line).
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise SentembError(f"{p}: missing weights file")
-    with open(p, encoding="utf-8", newline="") as fh:
-        rows = csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
-        header = next(rows, [])
-        if header[:3] != ["word", "weight", "count"]:
-            raise SentembError(f"{p}: expected the columns word, weight, count (got {header})")
-        words, weights = [], []
-        for n, row in enumerate(rows, start=2):
-            if len(row) < 3:
-                raise SentembError(f"{p}:{n}: expected word, weight and count (got {row})")
-            try:
-                weight = float(row[1])
-            except ValueError:
-                weight = math.nan
-            if math.isnan(weight):  # also a written "nan"
-                raise SentembError(f"{p}:{n}: weight is not a number ({row[1]!r})")
-            words.append(row[0])
-            weights.append(weight)
-    return words, np.array(weights, dtype=np.float64)
+def vocabulary_crc32(words: list[str]) -> int:
+    """CRC-32 of ``words`` joined by newlines, UTF-8 (zlib's): which vocabulary, in which order, ``weights.npy``
+    weights (7 ms for 190k words)."""
+    return zlib.crc32("\n".join(words).encode("utf-8"))
 
 
 def load(directory: Path, config: dict) -> WeightedAverageModel:
-    """The loader of ``weighted_average`` models: the weights are matched to the base vectors by word; a word without
-    a vector is ignored, a vector without a weight gets 0.
+    """The loader of ``weighted_average`` models: ``weights.npy`` weights the base's words in its vocabulary's order.
 
     Raises:
-        SentembError: a bad config, a base that is not a sibling word-averaging model, a missing or malformed
-            weights file or component.
+        SentembError: a model saved with ``weights.tsv`` (before ``weights.npy``), a bad config, a base that is not a
+            sibling word-averaging model or whose words are not the ones the weights were saved for, a missing or
+            malformed weights file or component.
     """
+    if (directory / "weights.tsv").exists() and not (directory / WEIGHTS).exists():
+        raise SentembError(f"{directory}: a weighted model saved by an older sentemb (weights.tsv, now weights.npy); "
+                           "rebuild it with `dvc repro`")
     checked = model_config(WeightedAverageConfig, directory, config)
-    vectors = load_word_vectors(sibling_model(directory, checked.vectors), what=f"{directory}/config.json: vectors")
-    words, read = read_weights(model_file(directory, WEIGHTS))
-    if words == vectors.words:  # as every weighted model sentemb saves: the base's words, in its order
-        weights = read.astype(np.float32)
-    else:
-        weights = np.zeros(len(vectors), dtype=np.float32)
-        rows = np.array([vectors.index.get(w, -1) for w in words], dtype=np.int64)
-        known = rows >= 0
-        weights[rows[known]] = read[known]
+    base = sibling_model(directory, checked.vectors)
+    vectors = load_word_vectors(base, what=f"{directory}/config.json: vectors")
+    if vocabulary_crc32(vectors.words) != checked.vocabulary_crc32:
+        raise SentembError(f"{directory}/config.json: vocabulary_crc32: the words of {base} are not the ones its "
+                           "weights were saved for (another vocabulary or order)")
+    path = model_file(directory, WEIGHTS)
+    weights = load_array(path, f"{len(vectors)} float32 weights", mmap=False)
+    if weights.dtype != np.float32 or weights.shape != (len(vectors),):
+        raise SentembError(f"{path}: {weights.dtype} of shape {weights.shape}, expected float32 of shape "
+                           f"({len(vectors)},), one weight a word of {base}")
+    if not np.isfinite(weights).all():
+        row = int(np.flatnonzero(~np.isfinite(weights))[0])
+        raise SentembError(f"{path}: weight {row} ({vectors.words[row]!r}) is not a finite number")
     component = None
     if checked.component_fit == "corpus":
         path = model_file(directory, COMPONENT)

@@ -3,7 +3,7 @@
 A model directory holds ``config.json`` and fixed file names that its ``type`` defines, nothing a loader would run:
 
 - ``word_average`` (word2vec, GloVe, Siamese CBOW, PARAGRAM, the untrained controls): ``vectors.npy``, ``vocab.tsv``;
-- ``weighted_average`` (NWS, ISF, SIF): ``weights.tsv``, and ``component.npy`` when a common component is removed;
+- ``weighted_average`` (NWS, ISF, SIF): ``weights.npy``, and ``component.npy`` when a common component is removed;
 - ``paraphrastic`` (AVG, PROJ, DAN, RNN, LSTM, LSTMAVG, GRAN): ``words.txt``, ``encoder.safetensors``.
 
 Arrays are ``.npy`` read with ``allow_pickle=False`` or safetensors, tables are text. A derived model names the

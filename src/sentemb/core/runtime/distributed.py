@@ -30,7 +30,8 @@ def init_distributed() -> bool:
     is available (each process on the GPU of its ``LOCAL_RANK``), Gloo otherwise. Returns whether it did.
 
     Raises:
-        SentembError: torchrun's rendezvous variables are missing or the group cannot be formed.
+        SentembError: torchrun's rendezvous variables are missing, a process has no GPU of its own (more processes
+            than GPUs) or the group cannot be formed.
     """
     if int(os.environ.get("WORLD_SIZE", "1")) <= 1 or dist.is_initialized():
         return False
@@ -40,7 +41,11 @@ def init_distributed() -> bool:
                                "runs with torchrun")
     cuda = torch.cuda.is_available()
     if cuda:
-        torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
+        rank, gpus = int(os.environ["LOCAL_RANK"]), torch.cuda.device_count()
+        if rank >= gpus:
+            raise SentembError(f"torchrun started process {rank} (LOCAL_RANK) on a machine with {gpus} GPU(s): run "
+                               "at most one process a GPU (params: processes)")
+        torch.cuda.set_device(rank)
     try:
         dist.init_process_group("nccl" if cuda else "gloo")
     except (RuntimeError, ValueError) as e:
@@ -58,8 +63,16 @@ def local_device(device: torch.device) -> torch.device:
 def relaunch_under_torchrun(processes: int) -> None:
     """Run this script again as ``processes`` data-parallel processes under ``torchrun`` (``python -m
     torch.distributed.run --standalone``), replacing this process, unless it already is one of them or
-    ``processes`` is 1."""
+    ``processes`` is 1.
+
+    Raises:
+        SentembError: more processes than the machine has GPUs, when it has any (each process takes one).
+    """
     if processes <= 1 or "LOCAL_RANK" in os.environ:
         return
+    if torch.cuda.is_available() and processes > torch.cuda.device_count():
+        raise SentembError(f"processes: {processes} data-parallel processes, but this machine has "
+                           f"{torch.cuda.device_count()} GPU(s): one process a GPU (set processes to at most that, or "
+                           "hide the GPUs with CUDA_VISIBLE_DEVICES= to share the CPU)")
     os.execv(sys.executable, [sys.executable, "-m", "torch.distributed.run", "--standalone",
                               f"--nproc_per_node={processes}", sys.argv[0], *sys.argv[1:]])
