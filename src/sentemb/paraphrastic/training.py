@@ -48,8 +48,8 @@ from tqdm.auto import tqdm
 
 from sentemb.core.atomic import atomic_open
 from sentemb.core.errors import SentembError
+from sentemb.core.evaluation.correlation import correlations
 from sentemb.core.evaluation.cosine import cosine_scores
-from sentemb.core.evaluation.sts import correlations
 from sentemb.core.evaluation.word_similarity import word_similarity, word_similarity_rows
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.core.optim import build_optimizers
