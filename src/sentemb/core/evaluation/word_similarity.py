@@ -74,7 +74,7 @@ def word_pairs(file: str) -> WordPairs:
     return WordPairs(tuple(first), tuple(second), np.array(gold, dtype=np.float64))
 
 
-def word_similarity(vectors: WordVectors) -> dict:
+def word_similarity(vectors: WordVectors, decimals: int | None = 2) -> dict:
     """Score word vectors on SimLex-999 and WordSim-353 as gensim's ``evaluate_word_pairs(path,
     restrict_vocab=len(vectors))`` does: a word is looked up in upper case, taking the first row among its case forms;
     a pair with a word not found is skipped and counted; a pair's score is the cosine of the two rows as float32 unit
@@ -83,11 +83,15 @@ def word_similarity(vectors: WordVectors) -> dict:
 
     Args:
         vectors: the word vectors.
+        decimals: the figures are rounded to this many decimals (None: not rounded).
 
     Returns:
-        ``{dataset: {"spearman": ρ×100, "pearson": r×100, "oov_percent": % of pairs skipped, "pairs": n}}``,
-        rounded to 2 decimals; a dataset with no pair left scores 0 with ``oov_percent`` 100.
+        ``{dataset: {"spearman": ρ×100, "pearson": r×100, "oov_percent": % of pairs skipped, "pairs": n}}``; a
+        dataset with no pair left scores 0 with ``oov_percent`` 100.
     """
+    def rounded(x: float) -> float:
+        return round(x, decimals) if decimals is not None else x
+
     words = vectors.words
     first_row: dict[str, int] = {}
     for row in word_similarity_rows(words):  # ascending: the first case form of a word wins, as in gensim
@@ -104,8 +108,8 @@ def word_similarity(vectors: WordVectors) -> dict:
         a = _unit_rows(vectors.vectors, [first_row[w] for w, k in zip(pairs.first, known, strict=True) if k])
         b = _unit_rows(vectors.vectors, [first_row[w] for w, k in zip(pairs.second, known, strict=True) if k])
         r, rho = correlations(np.einsum("ij,ij->i", a, b), pairs.gold[known])
-        out[name] = {"spearman": round(rho, 2), "pearson": round(r, 2),
-                     "oov_percent": round(float(n - known.sum()) / n * 100, 2), "pairs": n}
+        out[name] = {"spearman": rounded(rho), "pearson": rounded(r),
+                     "oov_percent": rounded(float(n - known.sum()) / n * 100), "pairs": n}
     return out
 
 
