@@ -100,8 +100,11 @@ def test_a_batch_encodes_as_its_sentences_one_by_one(model_dir, tmp_path):
     try:
         for cached in (False, True):
             if cached:
-                text.write_token_cache(tmp_path / "tokens.json", sentences[:4], TEXT)
+                text.write_token_cache(tmp_path / "tokens.json", sentences, TEXT)
                 text.load_token_cache(tmp_path / "tokens.json")
+            else:
+                m.encode(sentences)
+                assert TEXT not in text._TOKEN_CACHE  # no cache loaded: nothing kept
             for oov in ("drop", "random"):
                 m.oov = oov
                 one_by_one = np.vstack([m.encode([s]) for s in sentences])
@@ -109,6 +112,9 @@ def test_a_batch_encodes_as_its_sentences_one_by_one(model_dir, tmp_path):
             types, type_ids, lengths = text.tokenize_batch(sentences, TEXT)
             assert lengths.tolist() == [len(text.tokenize(s, TEXT)) for s in sentences]
             assert [types[i] for i in type_ids] == [t for s in sentences for t in text.tokenize(s, TEXT)]
+        held = len(text._TOKEN_CACHE[TEXT].types)
+        m.encode(["a zebra and a unicorn", "isn't"])  # one sentence beyond the cache: the cache's table stays as it was
+        assert len(text._TOKEN_CACHE[TEXT].types) == held and "unicorn" not in text._TOKEN_CACHE[TEXT].types
         rows, lengths = m.ids_and_lengths(sentences)
         assert lengths.tolist() == [4, 1, 0, 0, 3, 1, 1]
         assert [m.vectors.words[r] for r in rows[:5]] == ["a", "man", "plays", "guitar", "n't"]

@@ -181,8 +181,8 @@ def split_sentences(paragraph: str) -> list[str]:
 
 class TokenTable:
     """Tokenised sentences held as ids into their distinct tokens (types): the sentences of a token cache
-    (:func:`load_token_cache`), and the types of any sentence tokenised since (:func:`tokenize_batch`), so that a
-    model looks each type up in its vocabulary once (:class:`TypeRows`) instead of each token of each sentence.
+    (:func:`load_token_cache`), or of one batch (:func:`tokenize_batch`), so that a model looks each type up in its
+    vocabulary once (:class:`TypeRows`) instead of each token of each sentence.
 
     Attributes:
         types: the distinct tokens, in order of first appearance; only ever appended to.
@@ -199,30 +199,33 @@ class TokenTable:
         self.lengths = np.zeros(0, dtype=np.int64)
         self.position: dict[str, int] = {}
 
-    def type_ids(self, tokens: list[str]) -> list[int]:
-        """The indices of ``tokens`` in :attr:`types`, new types appended."""
-        index, types = self._type_ids, self.types
-        out = []
-        for t in tokens:
-            i = index.get(t)
-            if i is None:
-                i = index[t] = len(types)
-                types.append(t)
-            out.append(i)
-        return out
-
     def add(self, sentences: dict[str, list[str]]) -> None:
         """Hold the tokens of ``sentences`` (sentence → tokens); a sentence held already keeps its tokens."""
         new = {s: t for s, t in sentences.items() if s not in self.position}
         lengths = np.fromiter(map(len, new.values()), dtype=np.int64, count=len(new))
         tokens = [t for sentence in new.values() for t in sentence]
-        self.type_ids(list(dict.fromkeys(tokens)))  # the new types, in order of first appearance
-        ids = np.fromiter(map(self._type_ids.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        index, types = self._type_ids, self.types
+        for t in dict.fromkeys(tokens):  # the new types, in order of first appearance
+            if t not in index:
+                index[t] = len(types)
+                types.append(t)
+        ids = np.fromiter(map(index.__getitem__, tokens), dtype=np.int64, count=len(tokens))
         first = len(self.starts)
         self.position.update(zip(new, range(first, first + len(new)), strict=True))
         self.starts = np.concatenate([self.starts, len(self.ids) + np.cumsum(lengths) - lengths])
         self.lengths = np.concatenate([self.lengths, lengths])
         self.ids = np.concatenate([self.ids, ids])
+
+    def batch(self, sentences: list[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The tokens of held sentences as ids into :attr:`types`: ``(types, type_ids, lengths)``, as
+        :func:`tokenize_batch` returns them.
+
+        Raises:
+            KeyError: a sentence not held.
+        """
+        where = np.fromiter(map(self.position.__getitem__, sentences), dtype=np.int64, count=len(sentences))
+        lengths = self.lengths[where]
+        return self.types, self.ids[concatenated_ranges(self.starts[where], lengths)], lengths
 
     def tokens(self, sentence: str) -> list[str] | None:
         """The held tokens of ``sentence``, or None."""
@@ -240,8 +243,8 @@ def concatenated_ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) + np.repeat(starts - (ends - lengths), lengths)
 
 
-# The tokenised sentences per tokenisation: those tokenised ahead of time (the benchmark-tokens stage), which
-# evaluation looks up instead of running NLTK on each of them once per model, and the types of any other.
+# The sentences tokenised ahead of time (the benchmark-tokens stage), per tokenisation: evaluation looks its sentences
+# up here instead of running NLTK on each of them once per model.
 _TOKEN_CACHE: dict[TextConfig, TokenTable] = {}
 
 
@@ -282,25 +285,19 @@ def cached_tokenize(sentence: str, config: TextConfig) -> list[str]:
 
 
 def tokenize_batch(sentences: list[str], config: TextConfig) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """The tokens of ``sentences`` as :func:`cached_tokenize` gives them, as ids into the types of this
-    tokenisation's :class:`TokenTable` (held sentences looked up, any other tokenised).
+    """The tokens of ``sentences`` as :func:`cached_tokenize` gives them, as ids into the types of a
+    :class:`TokenTable`: the loaded token cache's when it holds every sentence (evaluation), else a table of this
+    call's own, so that a process encoding a stream of sentences keeps nothing of them.
 
     Returns:
-        ``(types, type_ids, lengths)``: the table's types (shared, appended to by later calls: do not modify),
-        int64 (Σ lengths,) the tokens of every sentence one after another, int64 (len(sentences),) tokens per
-        sentence.
+        ``(types, type_ids, lengths)``: the table's types (shared: do not modify), int64 (Σ lengths,) the tokens of
+        every sentence one after another, int64 (len(sentences),) tokens per sentence.
     """
-    table = _TOKEN_CACHE.setdefault(config, TokenTable())
-    where = np.fromiter((table.position.get(s, -1) for s in sentences), dtype=np.int64, count=len(sentences))
-    held = where >= 0
-    if held.all():
-        lengths = table.lengths[where]
-        return table.types, table.ids[concatenated_ranges(table.starts[where], lengths)], lengths
-    per = [table.ids[table.starts[i] : table.starts[i] + table.lengths[i]] if i >= 0
-           else np.array(table.type_ids(tokenize(s, config)), dtype=np.int64) for s, i in zip(sentences, where,
-                                                                                                    strict=True)]
-    lengths = np.fromiter(map(len, per), dtype=np.int64, count=len(per))
-    return table.types, (np.concatenate(per) if per else np.zeros(0, dtype=np.int64)), lengths
+    table = _TOKEN_CACHE.get(config)
+    if table is None or not all(s in table.position for s in sentences):
+        table = TokenTable()
+        table.add({s: cached_tokenize(s, config) for s in dict.fromkeys(sentences)})
+    return table.batch(sentences)
 
 
 class TypeRows:
@@ -312,7 +309,7 @@ class TypeRows:
 
     def __init__(self, index: dict[str, int]) -> None:
         self.index = index
-        self._types: list[str] | None = None  # the types list looked up (a table's, appended to only)
+        self._types: list[str] | None = None  # the types list looked up last (a table's: appended to only)
         self._rows = np.zeros(0, dtype=np.int64)
 
     def __call__(self, types: list[str]) -> np.ndarray:
