@@ -340,9 +340,9 @@ def sts_selector(sets: Sequence[IdPairs], groups: dict[str, Sequence[str]]
 
 
 def word_similarity_selector(words: Sequence[str]) -> Callable[[CompositionEncoder], dict[str, float]]:
-    """A ``select`` scoring word vectors: Spearman ρ ×100 on SimLex-999 and WordSim-353 through gensim's
-    ``evaluate_word_pairs`` (:func:`sentemb.core.evaluation.word_similarity.word_similarity`), pairs with a word
-    outside ``words`` skipped.
+    """A ``select`` scoring word vectors: Spearman ρ ×100 on SimLex-999 and WordSim-353 as gensim's
+    ``evaluate_word_pairs`` scores them (:func:`sentemb.core.evaluation.word_similarity.word_similarity`), pairs with
+    a word outside ``words`` skipped.
 
     Args:
         words: the word of each row of the encoder's embedding matrix.
