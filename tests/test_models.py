@@ -8,7 +8,7 @@ from sentemb.cli import app
 from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.errors import SentembError
 from sentemb.core.models import load_model
-from sentemb.core.models.word_averaging import save_word_averaging_model
+from sentemb.core.models.word_averaging import WordAveragingModel, save_word_averaging_model
 from sentemb.core.models.word_vectors import WordVectors
 
 
@@ -139,6 +139,40 @@ def test_segment_mean_is_the_mean_of_each_sentence():
     want = [table[ids[s : s + n]].mean(axis=0) if n else np.zeros(5) for s, n in zip(starts, lengths, strict=True)]
     assert got.dtype == np.float32 and got.shape == (6, 5)
     np.testing.assert_allclose(got, np.array(want), rtol=1e-5, atol=1e-7)
+
+
+def test_both_oov_treatments_in_one_pass_are_each_treatments_bytes():
+    """oov_means (evaluate@'s pass for a model scored both ways) gives exactly segment_mean's bytes for the known
+    ids alone and for all ids: sentences empty, all unknown, with repeats, negative zeros among the vectors."""
+    from sentemb.core.models.word_averaging import oov_means, segment_mean
+
+    rng = np.random.default_rng(1)
+    vectors = rng.normal(size=(40, 7)).astype(np.float32)
+    vectors[3] = -0.0  # a row of negative zeros: the sum of a sentence of it alone stays −0.0
+    extra = rng.normal(scale=0.01, size=(5, 7)).astype(np.float32)
+    lengths = np.array([4, 0, 2, 700, 1, 0, 3, 9])  # 700: a sentence beyond one chunk of word rows
+    ids = rng.integers(0, 45, lengths.sum())
+    starts = np.cumsum(lengths) - lengths
+    ids[starts[2] : starts[2] + 2] = [40, 44]  # a sentence of unknown words only
+    ids[starts[4]] = 3
+    ids[starts[6] : starts[6] + 3] = [3, 41, 3]
+    drop, random = oov_means(vectors, ids, lengths, extra)
+    known = ids < 40
+    sentence = np.repeat(np.arange(len(lengths)), lengths)
+    want_drop = segment_mean(vectors, ids[known], np.bincount(sentence[known], minlength=len(lengths)))
+    want_random = segment_mean(vectors, ids, lengths, extra=extra)
+    assert drop.tobytes() == want_drop.tobytes() and random.tobytes() == want_random.tobytes()
+    assert np.signbit(drop[4]).all() and not drop[2].any() and not drop[1].any() and random[2].any()
+
+
+def test_a_model_scored_both_ways_encodes_as_each_way():
+    m = WordAveragingModel("toy", WordVectors(Vocabulary(["a", "man", "plays", "guitar"], [4, 3, 2, 1]),
+                                              np.random.default_rng(2).normal(size=(4, 6)).astype(np.float32)), TEXT)
+    sentences = ["A man plays guitar.", "A zebra plays", "Zebras!", "", "A man plays guitar.", "a man"]
+    both = m.mean_vectors_by_oov(sentences)
+    for oov in ("drop", "random"):
+        m.oov = oov
+        assert both[oov].tobytes() == m.encode(sentences).tobytes(), oov
 
 
 def test_equal_vectors_are_saved_as_equal_bytes(tmp_path):

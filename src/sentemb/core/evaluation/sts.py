@@ -3,6 +3,7 @@ aggregates each paper reports (per-year means, Kenter's 19 sets, the NWS paper's
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,11 +32,21 @@ def evaluate(model, datasets: list[STSDataset]) -> Evaluation:
         model: anything with ``encode(list[str]) -> ndarray (n, dim)``.
         datasets: from :func:`load_benchmarks`.
     """
+    # Both sides in one call, so that a model that fits something per set (SIF's common component) sees the whole
+    # evaluation set, as the SIF authors' code does.
+    return evaluate_embeddings(datasets, (model.encode(both_sides(ds)) for ds in datasets))
+
+
+def both_sides(ds: STSDataset) -> list[str]:
+    """A dataset's first sentences, then its second sentences: ``2 × len(ds)`` strings."""
+    return list(ds.sentences1) + list(ds.sentences2)
+
+
+def evaluate_embeddings(datasets: list[STSDataset], embeddings: Iterable[np.ndarray]) -> Evaluation:
+    """:func:`evaluate` from embeddings already made: for each dataset, float (2 × len(ds), dim), its
+    :func:`both_sides` encoded, in the order of ``datasets``."""
     rows, pair_frames = [], []
-    for ds in datasets:
-        # Both sides in one call, so that a model that fits something per set (SIF's common component) sees
-        # the whole evaluation set, as the SIF authors' code does.
-        emb = model.encode(list(ds.sentences1) + list(ds.sentences2))
+    for ds, emb in zip(datasets, embeddings, strict=True):
         scores, undefined = cosine_scores(emb[: len(ds)], emb[len(ds) :])
         r, rho = correlations(scores, ds.gold)
         rows.append({"group": ds.group, "dataset": ds.name, "set": ds.key, "pairs": len(ds), "pearson": r,
@@ -111,16 +122,19 @@ def score_model(name: str, model, datasets: list[STSDataset], config: EvaluateCo
     own_vectors = type(model) is WordAveragingModel
     if own_vectors:
         model.oov = config.oov
-    ev = evaluate(model, datasets)
+    if not (own_vectors and name in config.oov_both):
+        ev = evaluate(model, datasets)
+        metrics = aggregate(ev)
+        if own_vectors:
+            metrics["word_similarity"] = word_similarity(model.vectors)
+        return metrics, ev
+    both = [model.mean_vectors_by_oov(both_sides(ds)) for ds in datasets]  # one pass over the words for the two
+    other = "random" if config.oov == "drop" else "drop"
+    ev = evaluate_embeddings(datasets, (b[config.oov] for b in both))
     metrics = aggregate(ev)
-    if own_vectors:
-        metrics["word_similarity"] = word_similarity(model.vectors)
-        if name in config.oov_both:
-            other = "random" if config.oov == "drop" else "drop"
-            model.oov = other
-            means = ("STS12-15", "all")
-            metrics["oov"] = {config.oov: {k: metrics[k]["pearson"] for k in means if k in metrics},
-                              other: {k: v["pearson"] for k, v in aggregate(evaluate(model, datasets)).items()
-                                      if k in means}}
-            model.oov = config.oov
+    metrics["word_similarity"] = word_similarity(model.vectors)
+    means = ("STS12-15", "all")
+    metrics["oov"] = {config.oov: {k: metrics[k]["pearson"] for k in means if k in metrics},
+                      other: {k: v["pearson"] for k, v in aggregate(evaluate_embeddings(
+                          datasets, (b[other] for b in both))).items() if k in means}}
     return metrics, ev

@@ -43,36 +43,84 @@ def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weig
     """
     vectors = np.asarray(vectors)  # a memory map's rows gathered as a plain array's: no per-gather wrapping
     lengths = np.asarray(lengths, dtype=np.int64)
-    n, dim, size = len(lengths), vectors.shape[1], len(vectors)
-    out = np.zeros((n, dim), dtype=np.float32)
+    size = len(vectors)
+    out = np.zeros((len(lengths), vectors.shape[1]), dtype=np.float32)
+    for rows_of, chunk_ids, chunk_len in _sentence_chunks(ids, lengths):
+        own = chunk_ids < size
+        if own.all():  # one gather (float32); the sums below are taken in float64
+            rows = vectors[chunk_ids]
+            own = slice(None)  # basic indexing below: in place, no copy
+        else:
+            rows = _gather(vectors, extra, chunk_ids, own)
+        nonempty = chunk_len > 0
+        starts = (np.cumsum(chunk_len) - chunk_len)[nonempty]
+        norms = np.sqrt(np.add.reduceat(np.square(rows, dtype=np.float64), starts, axis=0)) \
+            if per_dimension_norm else None
+        if weights is not None:
+            rows[own] *= weights[chunk_ids[own], None]
+        sums = np.add.reduceat(rows.astype(np.float64), starts, axis=0)  # cast first: the same sums, faster
+        if norms is not None:  # Σ_j q_j x_jd / ‖x_·d‖: the norm is the sentence's, the same for each word
+            sums = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
+        out[rows_of][nonempty] = sums / chunk_len[nonempty, None]
+    return out
+
+
+def oov_means(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray,
+              extra: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`segment_mean` under both treatments of unknown words at once: ``(drop, random)``, the means over each
+    sentence's known words only and over all its words, unknown ones with their ``extra`` rows. Byte for byte
+    ``segment_mean`` of the known ids alone and of all the ids: one gather and one float64 cast feed both sums, the
+    unknown rows set to −0.0 for the first (x + (−0.0) = x for every float, signed zeros included).
+
+    Args:
+        vectors: float, shape (V, dim).
+        ids: int64, shape (Σ lengths,): rows of ``vectors``; an id ``V + k`` (an unknown word) means row k of
+            ``extra``.
+        lengths: int, shape (n,): words per sentence, unknown ones included.
+        extra: float, shape (K, dim): the unknown words' (random) vectors.
+
+    Returns:
+        float32, shape (n, dim) each; a sentence without a word (known word, for ``drop``) gets a zero row.
+    """
+    vectors = np.asarray(vectors)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    size = len(vectors)
+    drop = np.zeros((len(lengths), vectors.shape[1]), dtype=np.float32)
+    random = np.zeros_like(drop)
+    for rows_of, chunk_ids, chunk_len in _sentence_chunks(ids, lengths):
+        own = chunk_ids < size
+        rows = _gather(vectors, extra, chunk_ids, own).astype(np.float64)
+        nonempty = chunk_len > 0
+        starts = (np.cumsum(chunk_len) - chunk_len)[nonempty]
+        random[rows_of][nonempty] = np.add.reduceat(rows, starts, axis=0) / chunk_len[nonempty, None]
+        known = np.add.reduceat(own.astype(np.int64), starts)  # known words of each sentence with a word
+        rows[~own] = -0.0
+        sums = np.add.reduceat(rows, starts, axis=0)
+        some = known > 0
+        drop[rows_of][np.flatnonzero(nonempty)[some]] = sums[some] / known[some, None]
+    return drop, random
+
+
+def _sentence_chunks(ids: np.ndarray, lengths: np.ndarray):
+    """Consecutive runs of whole sentences of about ``_CHUNK_ROWS`` word rows, each with at least one word:
+    ``(slice of sentences, their ids, their lengths)``."""
     ends = np.cumsum(lengths)
-    start_row = 0
-    while start_row < n:  # chunks of whole sentences, about _CHUNK_ROWS word rows each
+    start_row, n = 0, len(lengths)
+    while start_row < n:
         first = ends[start_row] - lengths[start_row]
         stop_row = max(start_row + 1, int(np.searchsorted(ends, first + _CHUNK_ROWS, side="right")))
-        chunk_ids = ids[first : ends[stop_row - 1]]
-        chunk_len = lengths[start_row:stop_row]
-        if len(chunk_ids):
-            own = chunk_ids < size
-            if own.all():  # one gather (float32); the sums below are taken in float64
-                rows = vectors[chunk_ids]
-                own = slice(None)  # basic indexing below: in place, no copy
-            else:
-                rows = np.empty((len(chunk_ids), dim), dtype=np.float32)
-                rows[own] = vectors[chunk_ids[own]]
-                rows[~own] = extra[chunk_ids[~own] - size]
-            nonempty = chunk_len > 0
-            starts = (np.cumsum(chunk_len) - chunk_len)[nonempty]
-            norms = np.sqrt(np.add.reduceat(np.square(rows, dtype=np.float64), starts, axis=0)) \
-                if per_dimension_norm else None
-            if weights is not None:
-                rows[own] *= weights[chunk_ids[own], None]
-            sums = np.add.reduceat(rows.astype(np.float64), starts, axis=0)  # cast first: the same sums, faster
-            if norms is not None:  # Σ_j q_j x_jd / ‖x_·d‖: the norm is the sentence's, the same for each word
-                sums = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
-            out[start_row:stop_row][nonempty] = sums / chunk_len[nonempty, None]
+        if ends[stop_row - 1] > first:
+            yield slice(start_row, stop_row), ids[first : ends[stop_row - 1]], lengths[start_row:stop_row]
         start_row = stop_row
-    return out
+
+
+def _gather(vectors: np.ndarray, extra: np.ndarray | None, ids: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """float32 (len(ids), dim): row ``i`` of ``vectors`` for an id i < V, row ``i − V`` of ``extra`` otherwise."""
+    rows = np.empty((len(ids), vectors.shape[1]), dtype=np.float32)
+    rows[own] = vectors[ids[own]]
+    if not own.all():
+        rows[~own] = extra[ids[~own] - len(vectors)]
+    return rows
 
 
 class WordAveragingModel:
@@ -146,18 +194,40 @@ class WordAveragingModel:
             out = segment_mean(self.vectors.vectors, *self.ids_and_lengths(distinct), weights=weights,
                                per_dimension_norm=per_dimension_norm)
         else:
-            types, type_ids, rows, lengths = self.type_rows.rows(distinct, self.text)
-            unknown = rows < 0
-            words, slot = np.unique(type_ids[unknown], return_inverse=True)
-            rows[unknown] = len(self.vectors.vectors) + slot
-            extra = (np.stack([self.random_vector(types[w]) for w in words]) if len(words)
-                     else np.zeros((0, self.dim), dtype=np.float32))
+            rows, lengths, extra = self._rows_with_random(distinct)
             out = segment_mean(self.vectors.vectors, rows, lengths, weights=weights, extra=extra,
                                per_dimension_norm=per_dimension_norm)
-        if len(distinct) == len(sentences):
-            return out
-        row = {s: i for i, s in enumerate(distinct)}
-        return out[np.fromiter(map(row.__getitem__, sentences), dtype=np.int64, count=len(sentences))]
+        return _expand(out, distinct, sentences)
+
+    def mean_vectors_by_oov(self, sentences: list[str]) -> dict[str, np.ndarray]:
+        """:meth:`encode` under both treatments of unknown words, from one pass over the sentences' words
+        (:func:`oov_means`): the same bytes as ``encode`` with ``oov`` set to each.
+
+        Returns:
+            ``{"drop": …, "random": …}``, float32, shape (len(sentences), dim) each.
+        """
+        distinct = list(dict.fromkeys(sentences))
+        drop, random = oov_means(self.vectors.vectors, *self._rows_with_random(distinct))
+        return {"drop": _expand(drop, distinct, sentences), "random": _expand(random, distinct, sentences)}
+
+    def _rows_with_random(self, sentences: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every token's row, ``V + k`` for the k-th distinct unknown word, the tokens per sentence, and the unknown
+        words' random vectors: int64 (Σ lengths,), int64 (n,), float32 (K, dim)."""
+        types, type_ids, rows, lengths = self.type_rows.rows(sentences, self.text)
+        unknown = rows < 0
+        words, slot = np.unique(type_ids[unknown], return_inverse=True)
+        rows[unknown] = len(self.vectors.vectors) + slot
+        extra = (np.stack([self.random_vector(types[w]) for w in words]) if len(words)
+                 else np.zeros((0, self.dim), dtype=np.float32))
+        return rows, lengths, extra
+
+
+def _expand(out: np.ndarray, distinct: list[str], sentences: list[str]) -> np.ndarray:
+    """Rows of ``out`` (one per distinct sentence) in the order of ``sentences``, repeats included."""
+    if len(distinct) == len(sentences):
+        return out
+    row = {s: i for i, s in enumerate(distinct)}
+    return out[np.fromiter(map(row.__getitem__, sentences), dtype=np.int64, count=len(sentences))]
 
 
 class WordAverageConfig(ModelConfig):
