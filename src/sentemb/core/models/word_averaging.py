@@ -116,10 +116,10 @@ def _sentence_chunks(ids: np.ndarray, lengths: np.ndarray):
 
 def _gather(vectors: np.ndarray, extra: np.ndarray | None, ids: np.ndarray, own: np.ndarray) -> np.ndarray:
     """float32 (len(ids), dim): row ``i`` of ``vectors`` for an id i < V, row ``i − V`` of ``extra`` otherwise."""
-    rows = np.empty((len(ids), vectors.shape[1]), dtype=np.float32)
-    rows[own] = vectors[ids[own]]
-    if not own.all():
-        rows[~own] = extra[ids[~own] - len(vectors)]
+    if own.all():
+        return vectors[ids].astype(np.float32, copy=False)
+    rows = vectors[np.where(own, ids, 0)].astype(np.float32, copy=False)  # one gather; unknown words' rows replaced
+    rows[~own] = extra[ids[~own] - len(vectors)]
     return rows
 
 
