@@ -130,12 +130,19 @@ def word_similarity_words() -> set[str]:
 
 
 def word_similarity_rows(words: Sequence[str]) -> np.ndarray:
-    """int64, ascending: the rows of a vocabulary that SimLex-999 and WordSim-353 can look up (a word whose lower case
-    is one of :func:`word_similarity_words`).
+    """int64, ascending: the rows of a vocabulary that SimLex-999 and WordSim-353 can look up (a word whose upper case
+    is a pair's word in upper case, as ``evaluate_word_pairs`` compares them: "tıger", with a dotless i, is TIGER).
 
     :func:`word_similarity` of the vectors of these rows alone (in this order) equals that of the whole vocabulary:
-    words are compared case-insensitively, taking the first row of a word's case forms, and a pair with a word not
-    found is skipped. A learning curve scored every epoch looks at ~1,500 rows instead of all of them.
+    words are compared in upper case, taking the first row of a word's case forms, and a pair with a word not found is
+    skipped. A learning curve scored every epoch looks at ~1,500 rows instead of all of them.
     """
-    keep = word_similarity_words()
-    return np.array([i for i, w in enumerate(words) if w.lower() in keep], dtype=np.int64)
+    keep = _pair_words()
+    return np.array([i for i, w in enumerate(words) if w.upper() in keep], dtype=np.int64)
+
+
+@cache
+def _pair_words() -> frozenset[str]:
+    """The words of SimLex-999 and WordSim-353, upper case, as :func:`word_pairs` reads them."""
+    return frozenset(w for file in WORD_SIMILARITY.values() for pairs in (word_pairs(file),)
+                     for w in pairs.first + pairs.second)
