@@ -141,6 +141,30 @@ def test_segment_mean_is_the_mean_of_each_sentence():
     np.testing.assert_allclose(got, np.array(want), rtol=1e-5, atol=1e-7)
 
 
+def test_segment_mean_sums_each_sentence_word_after_word_in_float64():
+    """Summed position by position over blocks of sentences, each sentence's sum is still x_0 + x_1 + … in float64,
+    in its words' order: the same bytes as that loop, across more sentences than one block, weighted or not."""
+    from sentemb.core.models import word_averaging
+
+    rng = np.random.default_rng(3)
+    vectors = (rng.normal(size=(50, 4)) * 10.0 ** rng.integers(-6, 6, (50, 1))).astype(np.float32)  # sums that round
+    weights = rng.random(50).astype(np.float32)
+    lengths = rng.integers(0, 9, word_averaging._BLOCK + 37)
+    ids = rng.integers(0, 50, lengths.sum())
+    starts = np.cumsum(lengths) - lengths
+    for w in (None, weights):
+        got = word_averaging.segment_mean(vectors, ids, lengths, weights=w)
+        want = np.zeros_like(got)
+        for i, (start, n) in enumerate(zip(starts, lengths, strict=True)):
+            if n:
+                rows = vectors[ids[start : start + n]] * (w[ids[start : start + n], None] if w is not None else 1)
+                total = rows[0].astype(np.float64)
+                for row in rows[1:]:
+                    total = total + row.astype(np.float64)
+                want[i] = total / n
+        assert got.tobytes() == want.tobytes()
+
+
 def test_both_oov_treatments_in_one_pass_are_each_treatments_bytes():
     """oov_means (evaluate@'s pass for a model scored both ways) gives exactly segment_mean's bytes for the known
     ids alone and for all ids: sentences empty, all unknown, with repeats, negative zeros among the vectors."""

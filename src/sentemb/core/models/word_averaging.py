@@ -20,13 +20,15 @@ WORD_AVERAGE = "word_average"
 
 
 OOV_MODES = ("drop", "random")
-_CHUNK_ROWS = 512  # word rows gathered at a time by segment_mean: small enough to stay in cache
+_BLOCK = 4096  # sentences summed together: a float64 accumulator of _BLOCK × dim (9.8 MB at 300 d)
 
 
 def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weights: np.ndarray | None = None,
                  extra: np.ndarray | None = None, per_dimension_norm: bool = False) -> np.ndarray:
     """Means of consecutive runs of word vectors: row i of the result is (1/n_i) Σ_j q_j x_j over the ``lengths[i]``
-    ids that follow sentence i−1's in ``ids`` (one gather and one ``np.add.reduceat``, summed in float64).
+    ids that follow sentence i−1's in ``ids``, summed in float64 one word after another (x_0 + x_1 + …), position by
+    position over a block of sentences (:func:`_words_by_position`): as many vector operations as the longest
+    sentence has words, not one per sentence.
 
     Args:
         vectors: float, shape (V, dim).
@@ -42,26 +44,24 @@ def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weig
         float32, shape (n, dim).
     """
     vectors = np.asarray(vectors)  # a memory map's rows gathered as a plain array's: no per-gather wrapping
-    lengths = np.asarray(lengths, dtype=np.int64)
-    size = len(vectors)
     out = np.zeros((len(lengths), vectors.shape[1]), dtype=np.float32)
-    for rows_of, chunk_ids, chunk_len in _sentence_chunks(ids, lengths):
-        own = chunk_ids < size
-        if own.all():  # one gather (float32); the sums below are taken in float64
-            rows = vectors[chunk_ids]
-            own = slice(None)  # basic indexing below: in place, no copy
-        else:
-            rows = _gather(vectors, extra, chunk_ids, own)
-        nonempty = chunk_len > 0
-        starts = (np.cumsum(chunk_len) - chunk_len)[nonempty]
-        norms = np.sqrt(np.add.reduceat(np.square(rows, dtype=np.float64), starts, axis=0)) \
-            if per_dimension_norm else None
-        if weights is not None:
-            rows[own] *= weights[chunk_ids[own], None]
-        sums = np.add.reduceat(rows.astype(np.float64), starts, axis=0)  # cast first: the same sums, faster
-        if norms is not None:  # Σ_j q_j x_jd / ‖x_·d‖: the norm is the sentence's, the same for each word
+    for sentences, counts, words in _words_by_position(vectors, extra, ids, lengths):
+        sums = squares = None
+        for k, rows, word_ids, own in words:
+            if per_dimension_norm:  # Σ_j x_jd², of the unweighted vectors
+                squares = _accumulate(squares, k, np.square(rows, dtype=np.float64))
+            if weights is not None:  # float32 products, then summed in float64; unknown words' rows weigh 1
+                if own.all():
+                    rows *= weights[word_ids, None]
+                else:
+                    rows[own] *= weights[word_ids[own], None]
+            sums = _accumulate(sums, k, rows)
+        if sums is None:
+            continue
+        if squares is not None:  # Σ_j q_j x_jd / ‖x_·d‖: the norm is the sentence's, the same for each word
+            norms = np.sqrt(squares)
             sums = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
-        out[rows_of][nonempty] = sums / chunk_len[nonempty, None]
+        out[sentences[: len(sums)]] = sums / counts[: len(sums), None]
     return out
 
 
@@ -69,8 +69,8 @@ def oov_means(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray,
               extra: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`segment_mean` under both treatments of unknown words at once: ``(drop, random)``, the means over each
     sentence's known words only and over all its words, unknown ones with their ``extra`` rows. Byte for byte
-    ``segment_mean`` of the known ids alone and of all the ids: one gather and one float64 cast feed both sums, the
-    unknown rows set to −0.0 for the first (x + (−0.0) = x for every float, signed zeros included).
+    ``segment_mean`` of the known ids alone and of all the ids: one gather feeds both sums, the unknown words' rows
+    set to −0.0 for the first (x + (−0.0) = x for every float, signed zeros included).
 
     Args:
         vectors: float, shape (V, dim).
@@ -83,44 +83,65 @@ def oov_means(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray,
         float32, shape (n, dim) each; a sentence without a word (known word, for ``drop``) gets a zero row.
     """
     vectors = np.asarray(vectors)
-    lengths = np.asarray(lengths, dtype=np.int64)
-    size = len(vectors)
     drop = np.zeros((len(lengths), vectors.shape[1]), dtype=np.float32)
     random = np.zeros_like(drop)
-    for rows_of, chunk_ids, chunk_len in _sentence_chunks(ids, lengths):
-        own = chunk_ids < size
-        rows = _gather(vectors, extra, chunk_ids, own).astype(np.float64)
-        nonempty = chunk_len > 0
-        starts = (np.cumsum(chunk_len) - chunk_len)[nonempty]
-        random[rows_of][nonempty] = np.add.reduceat(rows, starts, axis=0) / chunk_len[nonempty, None]
-        known = np.add.reduceat(own.astype(np.int64), starts)  # known words of each sentence with a word
-        rows[~own] = -0.0
-        sums = np.add.reduceat(rows, starts, axis=0)
+    for sentences, counts, words in _words_by_position(vectors, extra, ids, lengths):
+        all_sums = known_sums = known = None
+        for k, rows, _, own in words:
+            all_sums = _accumulate(all_sums, k, rows)
+            if not own.all():
+                rows[~own] = -0.0
+            known_sums = _accumulate(known_sums, k, rows)
+            known = _accumulate(known, k, own.astype(np.int64))
+        if all_sums is None:
+            continue
+        n = len(all_sums)
+        random[sentences[:n]] = all_sums / counts[:n, None]
         some = known > 0
-        drop[rows_of][np.flatnonzero(nonempty)[some]] = sums[some] / known[some, None]
+        drop[sentences[:n][some]] = known_sums[some] / known[some, None]
     return drop, random
 
 
-def _sentence_chunks(ids: np.ndarray, lengths: np.ndarray):
-    """Consecutive runs of whole sentences of about ``_CHUNK_ROWS`` word rows, each with at least one word:
-    ``(slice of sentences, their ids, their lengths)``."""
-    ends = np.cumsum(lengths)
-    start_row, n = 0, len(lengths)
-    while start_row < n:
-        first = ends[start_row] - lengths[start_row]
-        stop_row = max(start_row + 1, int(np.searchsorted(ends, first + _CHUNK_ROWS, side="right")))
-        if ends[stop_row - 1] > first:
-            yield slice(start_row, stop_row), ids[first : ends[stop_row - 1]], lengths[start_row:stop_row]
-        start_row = stop_row
+def _words_by_position(vectors: np.ndarray, extra: np.ndarray | None, ids: np.ndarray, lengths: np.ndarray):
+    """The sentences in blocks of ``_BLOCK``, each block's sentences longest first, so that those with a j-th word
+    are the block's first k_j: for each block ``(sentences, counts, words)``, int64 (m,) the sentences' indices,
+    int64 (m,) their lengths, and an iterator over j = 0, 1, … of ``(k_j, rows, word_ids, own)``: the j-th word of
+    each of the first k_j sentences, float32 (k_j, dim) (a fresh array), its id (int64, (k_j,)), and whether the id
+    is a row of ``vectors`` rather than of ``extra`` (bool, (k_j,))."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    starts = np.cumsum(lengths) - lengths
+    for block in range(0, len(lengths), _BLOCK):
+        sentences = block + np.argsort(-lengths[block : block + _BLOCK], kind="stable")
+        counts = lengths[sentences]
+        yield sentences, counts, _position_rows(vectors, extra, ids, starts[sentences], counts)
+
+
+def _position_rows(vectors, extra, ids, starts, counts):
+    """:func:`_words_by_position`'s iterator over positions, for one block (``counts`` descending)."""
+    descending = -counts
+    for j in range(int(counts[0]) if len(counts) else 0):
+        k = int(np.searchsorted(descending, -j, side="left"))  # the sentences with more than j words
+        word_ids = ids[starts[:k] + j]
+        own = word_ids < len(vectors)
+        yield k, _gather(vectors, extra, word_ids, own), word_ids, own
 
 
 def _gather(vectors: np.ndarray, extra: np.ndarray | None, ids: np.ndarray, own: np.ndarray) -> np.ndarray:
-    """float32 (len(ids), dim): row ``i`` of ``vectors`` for an id i < V, row ``i − V`` of ``extra`` otherwise."""
+    """float32 (len(ids), dim), a fresh array: row ``i`` of ``vectors`` for an id i < V, row ``i − V`` of ``extra``
+    otherwise."""
     if own.all():
         return vectors[ids].astype(np.float32, copy=False)
     rows = vectors[np.where(own, ids, 0)].astype(np.float32, copy=False)  # one gather; unknown words' rows replaced
     rows[~own] = extra[ids[~own] - len(vectors)]
     return rows
+
+
+def _accumulate(total: np.ndarray | None, k: int, rows: np.ndarray) -> np.ndarray:
+    """``rows`` added to the first k rows of ``total`` (the first position: ``rows`` in float64, or int64 counts)."""
+    if total is None:
+        return rows.astype(np.int64 if rows.dtype.kind in "bi" else np.float64)
+    total[:k] += rows
+    return total
 
 
 class WordAveragingModel:
