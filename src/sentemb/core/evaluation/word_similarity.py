@@ -125,8 +125,7 @@ def _unit_rows(vectors: np.ndarray, rows: list[int]) -> np.ndarray:
 def word_similarity_words() -> set[str]:
     """The words of SimLex-999 and WordSim-353 (gensim's copies), lower case: the rows a word-vector trainer must
     keep to be scored on them."""
-    return {w.lower() for file in WORD_SIMILARITY.values() for pairs in (word_pairs(file),)
-            for w in pairs.first + pairs.second}
+    return {w.lower() for w in _pair_words()}
 
 
 def word_similarity_rows(words: Sequence[str]) -> np.ndarray:

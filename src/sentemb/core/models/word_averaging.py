@@ -92,7 +92,7 @@ def oov_means(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray,
             if not own.all():
                 rows[~own] = -0.0
             known_sums = _accumulate(known_sums, k, rows)
-            known = _accumulate(known, k, own.astype(np.int64))
+            known = _accumulate(known, k, own)
         if all_sums is None:
             continue
         n = len(all_sums)
@@ -137,7 +137,8 @@ def _gather(vectors: np.ndarray, extra: np.ndarray | None, ids: np.ndarray, own:
 
 
 def _accumulate(total: np.ndarray | None, k: int, rows: np.ndarray) -> np.ndarray:
-    """``rows`` added to the first k rows of ``total`` (the first position: ``rows`` in float64, or int64 counts)."""
+    """``rows`` added to the first k rows of ``total`` (the first position: ``rows`` in float64, or a bool mask as
+    int64 counts)."""
     if total is None:
         return rows.astype(np.int64 if rows.dtype.kind in "bi" else np.float64)
     total[:k] += rows
@@ -211,13 +212,10 @@ class WordAveragingModel:
             float32, shape (len(sentences), dim).
         """
         distinct = list(dict.fromkeys(sentences))
-        if self.oov == "drop":
-            out = segment_mean(self.vectors.vectors, *self.ids_and_lengths(distinct), weights=weights,
-                               per_dimension_norm=per_dimension_norm)
-        else:
-            rows, lengths, extra = self._rows_with_random(distinct)
-            out = segment_mean(self.vectors.vectors, rows, lengths, weights=weights, extra=extra,
-                               per_dimension_norm=per_dimension_norm)
+        rows, lengths, extra = ((*self.ids_and_lengths(distinct), None) if self.oov == "drop"
+                                else self._rows_with_random(distinct))
+        out = segment_mean(self.vectors.vectors, rows, lengths, weights=weights, extra=extra,
+                           per_dimension_norm=per_dimension_norm)
         return _expand(out, distinct, sentences)
 
     def mean_vectors_by_oov(self, sentences: list[str]) -> dict[str, np.ndarray]:
