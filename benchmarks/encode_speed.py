@@ -6,7 +6,7 @@ Usage (after `dvc repro`, or on any saved word-averaging model):
 Single process, on every sentence of STS 2012-2016, SICK-R, STS-B and PIT-2015 (the evaluation's sentences). It prints
 sentences per second for:
 
-- ``tokenise``: the model's tokeniser (``model.token_ids``) over the raw sentences;
+- ``tokenise``: the known words' rows of the raw sentences (``model.ids_and_lengths``);
 - ``sentemb encode``: ``model.encode`` on the raw sentences (tokenising included);
 - ``sentemb's averaging loop, tokenised``: the loop of ``WordAveragingModel.encode`` (``oov="drop"``: one numpy mean
   per sentence) on the token ids, i.e. the averaging itself;
@@ -52,7 +52,8 @@ def main() -> None:
           f"{n} sentences in {len(datasets)} datasets")
 
     t0 = time.perf_counter()
-    ids = [model.token_ids(s) for s in sentences]
+    rows, lengths = model.ids_and_lengths(sentences)
+    ids = np.split(rows, np.cumsum(lengths)[:-1])
     tok = time.perf_counter() - t0
     print(f"tokenise: {_rate(n, tok)}")
 
@@ -64,7 +65,7 @@ def main() -> None:
     t0 = time.perf_counter()
     loop = np.zeros((n, model.dim), dtype=np.float32)
     for row, s in enumerate(ids):
-        if s:
+        if len(s):
             loop[row] = vecs[s].mean(axis=0)
     print(f"sentemb's averaging loop, tokenised: {_rate(n, time.perf_counter() - t0)}")
 

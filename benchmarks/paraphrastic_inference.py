@@ -63,7 +63,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|")
     for directory in models:
         model = load_model(directory)
-        ids = [model.token_ids(s) for s in sentences]
+        ids = model.token_ids(sentences)
         encoder = model.torch_encoder()
         numpy_s = torch_s = float("inf")
         for _ in range(args.rounds):  # alternating, so that a drift of the machine's speed hits both

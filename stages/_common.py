@@ -24,6 +24,7 @@ def _quit_while_importing(signum: int, frame) -> None:
 for _signal in (signal.SIGINT, signal.SIGTERM):  # first thing: every stage script imports this module first
     signal.signal(_signal, _quit_while_importing)
 
+import gc
 import inspect
 import logging
 from collections.abc import Callable
@@ -125,3 +126,4 @@ def run(main: Callable[..., object]) -> None:
     sweep_leftovers(*OUTPUTS)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # KeyboardInterrupt: the clean-up runs
     exit_on_error(lambda: main(*sys.argv[1:]))
+    gc.freeze()  # the outputs are written: the exit skips the collector's last pass over every object (0.1 s)

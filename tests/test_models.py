@@ -89,6 +89,40 @@ def test_token_cache_gives_the_same_embeddings_as_tokenising(model_dir, tmp_path
         text.load_token_cache(tmp_path / "bad.json")
 
 
+def test_a_batch_encodes_as_its_sentences_one_by_one(model_dir, tmp_path):
+    """Evaluation encodes a whole set at once: its tokens looked up as ids into the token table's types, each type
+    in the vocabulary once, each distinct sentence averaged once. The same bytes as one sentence a call, with and
+    without the token cache, unknown words dropped or given their random vectors."""
+    from sentemb.core import text
+
+    sentences = ["A man PLAYS guitar.", "isn't", "zebra", "", "a a man", "isn't", "zebra guitar ."]
+    m = load_model(model_dir)
+    try:
+        for cached in (False, True):
+            if cached:
+                text.write_token_cache(tmp_path / "tokens.json", sentences, TEXT)
+                text.load_token_cache(tmp_path / "tokens.json")
+            else:
+                m.encode(sentences)
+                assert TEXT not in text._TOKEN_CACHE  # no cache loaded: nothing kept
+            for oov in ("drop", "random"):
+                m.oov = oov
+                one_by_one = np.vstack([m.encode([s]) for s in sentences])
+                assert np.array_equal(m.encode(sentences), one_by_one), (cached, oov)
+            types, type_ids, lengths = text.tokenize_batch(sentences, TEXT)
+            assert lengths.tolist() == [len(text.tokenize(s, TEXT)) for s in sentences]
+            assert [types[i] for i in type_ids] == [t for s in sentences for t in text.tokenize(s, TEXT)]
+        held = len(text._TOKEN_CACHE[TEXT].types)
+        m.encode(["a zebra and a unicorn", "isn't"])  # one sentence beyond the cache: the cache's table stays as it was
+        assert len(text._TOKEN_CACHE[TEXT].types) == held and "unicorn" not in text._TOKEN_CACHE[TEXT].types
+        rows, lengths = m.ids_and_lengths(sentences)
+        assert lengths.tolist() == [4, 1, 0, 0, 3, 1, 1]
+        assert [m.vectors.words[r] for r in rows[:5]] == ["a", "man", "plays", "guitar", "n't"]
+        assert text.concatenated_ranges(np.array([5, 0, 9]), np.array([2, 0, 3])).tolist() == [5, 6, 9, 10, 11]
+    finally:
+        text._TOKEN_CACHE.clear()
+
+
 def test_segment_mean_is_the_mean_of_each_sentence():
     from sentemb.core.models.word_averaging import segment_mean
 

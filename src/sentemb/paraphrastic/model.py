@@ -27,7 +27,7 @@ from sentemb.core.models.format import (
 )
 from sentemb.core.models.word_averaging import load_word_vectors, save_word_averaging_model
 from sentemb.core.models.word_vectors import WordVectors
-from sentemb.core.text import TextConfig, cached_tokenize
+from sentemb.core.text import TextConfig, TypeRows
 from sentemb.paraphrastic.config import Composition, ParaphrasticConfig
 from sentemb.paraphrastic.inference import CompositionForward, RowOverlay, parameter_shapes
 
@@ -70,16 +70,18 @@ class ParaphrasticModel:
         self.embedding = embedding
         self.index = index
         self.text = text
+        self.type_rows = TypeRows(index)
         self.forward = CompositionForward(composition, state | {"embedding.weight": embedding})
         self.dim = self.forward.dim
 
-    def token_ids(self, sentence: str) -> np.ndarray:
-        get = self.index.get
-        return np.array([i for i in map(get, cached_tokenize(sentence, self.text)) if i is not None], dtype=np.int64)
+    def token_ids(self, sentences: list[str]) -> list[np.ndarray]:
+        """The known words' rows of ``embedding`` in each sentence: int64 arrays, one a sentence."""
+        rows, lengths = self.type_rows.known_rows(sentences, self.text)
+        return np.split(rows, np.cumsum(lengths)[:-1]) if len(sentences) else []
 
     def encode(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences: float32, shape (len(sentences), dim)."""
-        return self.forward.encode([self.token_ids(s) for s in sentences])
+        return self.forward.encode(self.token_ids(sentences))
 
     def torch_encoder(self) -> CompositionEncoder:
         """The torch module of this encoder (:func:`~sentemb.paraphrastic.composition.build_composition`), in

@@ -48,8 +48,8 @@ from tqdm.auto import tqdm
 
 from sentemb.core.atomic import atomic_open
 from sentemb.core.errors import SentembError
+from sentemb.core.evaluation.correlation import correlations
 from sentemb.core.evaluation.cosine import cosine_scores
-from sentemb.core.evaluation.sts import correlations
 from sentemb.core.evaluation.word_similarity import word_similarity, word_similarity_rows
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.core.optim import build_optimizers
@@ -340,9 +340,9 @@ def sts_selector(sets: Sequence[IdPairs], groups: dict[str, Sequence[str]]
 
 
 def word_similarity_selector(words: Sequence[str]) -> Callable[[CompositionEncoder], dict[str, float]]:
-    """A ``select`` scoring word vectors: Spearman ρ ×100 on SimLex-999 and WordSim-353 through gensim's
-    ``evaluate_word_pairs`` (:func:`sentemb.core.evaluation.word_similarity.word_similarity`), pairs with a word
-    outside ``words`` skipped.
+    """A ``select`` scoring word vectors: Spearman ρ ×100 on SimLex-999 and WordSim-353 as gensim's
+    ``evaluate_word_pairs`` scores them (:func:`sentemb.core.evaluation.word_similarity.word_similarity`), pairs with
+    a word outside ``words`` skipped.
 
     Args:
         words: the word of each row of the encoder's embedding matrix.

@@ -30,8 +30,8 @@ import pandas as pd
 from scipy import stats
 
 from sentemb.core.data.benchmarks import STS_YEARS, STSDataset
+from sentemb.core.evaluation.correlation import correlations
 from sentemb.core.evaluation.cosine import cosine_scores
-from sentemb.core.evaluation.sts import correlations
 from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
 from sentemb.core.text import TextConfig, write_token_cache

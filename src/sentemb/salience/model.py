@@ -104,8 +104,8 @@ class WeightedAverageModel(WordAveragingModel):
 
     def weighted_average(self, sentences: list[str]) -> np.ndarray:
         """Eq. 1 without component removal; float32, shape (len(sentences), dim)."""
-        return segment_mean(self.vectors.vectors, *self.ids_and_lengths(sentences), weights=self.weights,
-                            per_dimension_norm=self.normalisation == "per_dimension")
+        return self.mean_vectors(sentences, weights=self.weights,
+                                 per_dimension_norm=self.normalisation == "per_dimension")
 
     def weighted_average_ids(self, sentences: Sequence[Sequence[int] | np.ndarray]) -> np.ndarray:
         """Eq. 1 without component removal, for sentences given as row indices into ``vectors``.

@@ -37,7 +37,7 @@ from tqdm.auto import tqdm
 from sentemb.core.atomic import atomic_open
 from sentemb.core.data.corpus import distinct_sentences
 from sentemb.core.errors import SentembError
-from sentemb.core.evaluation.sts import correlations
+from sentemb.core.evaluation.correlation import correlations
 from sentemb.core.optim.lasagne import LasagneAdam
 from sentemb.core.runtime.threads import settle_sqrt
 from sentemb.supervised.config import Setting, TrainingConfig

@@ -14,7 +14,7 @@ from pydantic import Field, PositiveInt
 from sentemb.core.errors import SentembError
 from sentemb.core.models.format import ModelConfig, model_config, read_config, write_model
 from sentemb.core.models.word_vectors import WordVectors
-from sentemb.core.text import TextConfig, cached_tokenize
+from sentemb.core.text import TextConfig, TypeRows
 
 WORD_AVERAGE = "word_average"
 
@@ -41,6 +41,7 @@ def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weig
     Returns:
         float32, shape (n, dim).
     """
+    vectors = np.asarray(vectors)  # a memory map's rows gathered as a plain array's: no per-gather wrapping
     lengths = np.asarray(lengths, dtype=np.int64)
     n, dim, size = len(lengths), vectors.shape[1], len(vectors)
     out = np.zeros((n, dim), dtype=np.float32)
@@ -66,7 +67,7 @@ def segment_mean(vectors: np.ndarray, ids: np.ndarray, lengths: np.ndarray, weig
                 if per_dimension_norm else None
             if weights is not None:
                 rows[own] *= weights[chunk_ids[own], None]
-            sums = np.add.reduceat(rows, starts, axis=0, dtype=np.float64)
+            sums = np.add.reduceat(rows.astype(np.float64), starts, axis=0)  # cast first: the same sums, faster
             if norms is not None:  # Σ_j q_j x_jd / ‖x_·d‖: the norm is the sentence's, the same for each word
                 sums = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
             out[start_row:stop_row][nonempty] = sums / chunk_len[nonempty, None]
@@ -103,22 +104,22 @@ class WordAveragingModel:
         self.dim = vectors.dim
         self.oov = oov
         self.oov_std = oov_std
-
-    def token_ids(self, sentence: str) -> list[int]:
-        get = self.vectors.index.get
-        return [i for i in map(get, cached_tokenize(sentence, self.text)) if i is not None]
+        self.type_rows = TypeRows(vectors.index)
+        self._random_vectors: dict[str, np.ndarray] = {}
 
     def ids_and_lengths(self, sentences: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The known words' rows of every sentence, concatenated (int64), and the count per sentence (int64, (n,))."""
-        per = [self.token_ids(s) for s in sentences]
-        lengths = np.fromiter(map(len, per), dtype=np.int64, count=len(per))
-        ids = np.fromiter((i for row in per for i in row), dtype=np.int64, count=int(lengths.sum()))
-        return ids, lengths
+        return self.type_rows.known_rows(sentences, self.text)
 
     def random_vector(self, word: str) -> np.ndarray:
-        """The fixed random vector of an out-of-vocabulary word: float32 (dim,), N(0, oov_std²)."""
-        rng = np.random.default_rng(zlib.crc32(word.encode("utf-8")))
-        return rng.normal(0.0, self.oov_std, self.dim).astype(np.float32)
+        """The fixed random vector of an out-of-vocabulary word: float32 (dim,), N(0, oov_std²); drawn once a model
+        and kept (read-only)."""
+        vector = self._random_vectors.get(word)
+        if vector is None:
+            rng = np.random.default_rng(zlib.crc32(word.encode("utf-8")))
+            vector = self._random_vectors[word] = rng.normal(0.0, self.oov_std, self.dim).astype(np.float32)
+            vector.flags.writeable = False
+        return vector
 
     def encode(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences.
@@ -126,18 +127,37 @@ class WordAveragingModel:
         Returns:
             float32, shape (len(sentences), dim); all-zero rows for sentences with no word left.
         """
-        vecs = self.vectors.vectors
+        return self.mean_vectors(sentences)
+
+    def mean_vectors(self, sentences: list[str], weights: np.ndarray | None = None,
+                     per_dimension_norm: bool = False) -> np.ndarray:
+        """:func:`segment_mean` of each sentence's words (unknown words dropped or given their random vectors, as
+        ``oov`` says), each distinct sentence averaged once.
+
+        Args:
+            sentences: raw sentences.
+            weights, per_dimension_norm: as :func:`segment_mean`'s.
+
+        Returns:
+            float32, shape (len(sentences), dim).
+        """
+        distinct = list(dict.fromkeys(sentences))
         if self.oov == "drop":
-            return segment_mean(vecs, *self.ids_and_lengths(sentences))
-        index, size, unknown = self.vectors.index, len(vecs), {}
-        ids, lengths = [], []
-        for sentence in sentences:
-            tokens = cached_tokenize(sentence, self.text)
-            lengths.append(len(tokens))
-            ids += [index[w] if w in index else size + unknown.setdefault(w, len(unknown)) for w in tokens]
-        extra = (np.stack([self.random_vector(w) for w in unknown]) if unknown
-                 else np.zeros((0, self.dim), dtype=np.float32))
-        return segment_mean(vecs, np.asarray(ids, dtype=np.int64), np.asarray(lengths, dtype=np.int64), extra=extra)
+            out = segment_mean(self.vectors.vectors, *self.ids_and_lengths(distinct), weights=weights,
+                               per_dimension_norm=per_dimension_norm)
+        else:
+            types, type_ids, rows, lengths = self.type_rows.rows(distinct, self.text)
+            unknown = rows < 0
+            words, slot = np.unique(type_ids[unknown], return_inverse=True)
+            rows[unknown] = len(self.vectors.vectors) + slot
+            extra = (np.stack([self.random_vector(types[w]) for w in words]) if len(words)
+                     else np.zeros((0, self.dim), dtype=np.float32))
+            out = segment_mean(self.vectors.vectors, rows, lengths, weights=weights, extra=extra,
+                               per_dimension_norm=per_dimension_norm)
+        if len(distinct) == len(sentences):
+            return out
+        row = {s: i for i, s in enumerate(distinct)}
+        return out[np.fromiter(map(row.__getitem__, sentences), dtype=np.int64, count=len(sentences))]
 
 
 class WordAverageConfig(ModelConfig):
