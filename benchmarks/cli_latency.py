@@ -4,6 +4,7 @@ Usage (after `dvc repro`, on the run's models; or on models derived from one wor
     python benchmarks/cli_latency.py models/word2vec-cbow models/glove-nws models/para-gran
     python benchmarks/cli_latency.py --derive /tmp/latency models/word2vec-cbow
     python benchmarks/cli_latency.py --derive /tmp/latency models/word2vec-cbow --python /other/venv/bin/python
+    python benchmarks/cli_latency.py --evaluate models/glove models/glove-nws --python python ../old/.venv/bin/python
 
 Each round runs ``PYTHON -m sentemb.cli similarity MODEL "a man plays guitar" "someone plays an instrument"`` in a
 new interpreter and times it from start to exit (interpreter start, imports, loading the model, tokenising,
@@ -17,13 +18,19 @@ a clone of another revision) are measured round-robin in the same command, so th
 loader's path) and an untrained GRAN over its vectors
 (``gran``: the ``paraphrastic`` loader's path, params ``paraphrastic.para-gran``'s composition), and time those:
 the load and encode costs of each kind at the full vocabulary's size without a full run.
+
+``--evaluate``: time each model's ``evaluate@`` stage instead, ``PYTHON stages/evaluate.py NAME`` from the checkout
+that PYTHON's sentemb is installed from (its own revision of the script), in a scratch folder holding this
+workspace's params.yaml and links to its ``data`` and ``models``, so that the workspace's outputs stay as they are.
 """
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,10 +55,30 @@ def derive(directory: Path, base: Path) -> list[Path]:
     return [words_dir, directory / "weighted", directory / "gran"]
 
 
-def timed(cmd: list[str]) -> float:
+def checkout(python: str) -> Path:
+    """The repository that ``python``'s sentemb is installed from (``pip install -e``)."""
+    out = subprocess.run([python, "-c", "import sentemb; print(sentemb.__file__)"], capture_output=True, text=True)
+    root = Path(out.stdout.strip()).parents[2] if out.returncode == 0 else None
+    if root is None or not (root / "stages" / "evaluate.py").is_file():
+        sys.exit(f"{python}: no sentemb checkout with stages/evaluate.py ({out.stderr.strip()[-200:]})")
+    return root
+
+
+def scratch_workspace(directory: Path) -> Path:
+    """A folder with this workspace's params.yaml and links to its data and models, for evaluate stages to write
+    their outputs into."""
+    for name in ("data", "models"):
+        os.symlink(Path(name).resolve(), directory / name)
+    shutil.copy("params.yaml", directory / "params.yaml")
+    (directory / "metrics" / "models").mkdir(parents=True)
+    (directory / "results").mkdir()
+    return directory
+
+
+def timed(cmd: list[str], cwd: Path | None = None) -> float:
     """Wall seconds of one child process; exits with its error if it fails."""
     start = time.perf_counter()
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
     wall = time.perf_counter() - start
     if res.returncode:
         sys.exit(f"{' '.join(cmd)} failed ({res.returncode}):\n{res.stderr[-2000:]}")
@@ -62,21 +89,32 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("models", nargs="+", type=Path, help="model directories (with --derive: one word average)")
     ap.add_argument("--derive", type=Path, metavar="DIR", help="derive a weighted and a GRAN model into DIR")
+    ap.add_argument("--evaluate", action="store_true", help="time the models' evaluate@ stages")
     ap.add_argument("--python", nargs="+", default=[sys.executable], help="interpreters to compare")
     ap.add_argument("--rounds", type=int, default=7, help="timed rounds after the first")
     args = ap.parse_args()
     models = derive(args.derive, args.models[0]) if args.derive else args.models
-    commands = {"python -c pass": ["-c", "pass"], "import torch": ["-c", "import torch"]}
-    commands |= {f"similarity {m.name}": ["-m", "sentemb.cli", "similarity", str(m), *SENTENCES] for m in models}
-    times: dict[tuple[str, str], list[float]] = {}
-    for py in args.python:  # warm-up: file caches, each interpreter's bytecode
-        for cmd in commands.values():
-            timed([py, *cmd])
-    for _ in range(args.rounds):
-        for py in args.python:
-            for label, cmd in commands.items():
-                times.setdefault((py, label), []).append(timed([py, *cmd]))
-    print(f"median of {args.rounds} rounds after a warm-up, wall seconds; sentences {SENTENCES}\n")
+    with tempfile.TemporaryDirectory() as scratch:
+        commands = {py: {"python -c pass": ["-c", "pass"], "import torch": ["-c", "import torch"]}
+                    for py in args.python}
+        for py, cmds in commands.items():
+            if args.evaluate:
+                script = str(checkout(py) / "stages" / "evaluate.py")
+                cmds |= {f"evaluate@{m.name}": [script, m.name] for m in models}
+            else:
+                cmds |= {f"similarity {m.name}": ["-m", "sentemb.cli", "similarity", str(m), *SENTENCES]
+                         for m in models}
+        cwd = scratch_workspace(Path(scratch)) if args.evaluate else None
+        times: dict[tuple[str, str], list[float]] = {}
+        for py, cmds in commands.items():  # warm-up: file caches, each interpreter's bytecode
+            for cmd in cmds.values():
+                timed([py, *cmd], cwd)
+        for _ in range(args.rounds):
+            for py, cmds in commands.items():
+                for label, cmd in cmds.items():
+                    times.setdefault((py, label), []).append(timed([py, *cmd], cwd))
+    what = "evaluate stages" if args.evaluate else f"sentences {SENTENCES}"
+    print(f"median of {args.rounds} rounds after a warm-up, wall seconds; {what}\n")
     print("| interpreter | command | median | fastest | slowest |\n|---|---|---:|---:|---:|")
     for (py, label), runs in times.items():
         print(f"| {py} | {label} | {statistics.median(runs):.2f} | {min(runs):.2f} | {max(runs):.2f} |")

@@ -248,6 +248,21 @@ def test_the_headline_is_the_one_metrics_file(smoke):
 
 
 @pytest.mark.slow
+def test_cli_latency_times_the_evaluate_stages_outside_the_workspace(smoke):
+    """``benchmarks/cli_latency.py --evaluate`` times each model's evaluate@ stage, the script of the interpreter's
+    own checkout, in a scratch folder: a row per model, and the workspace's outputs untouched."""
+    written = smoke / "metrics/models/glove.json"
+    before = written.stat().st_mtime_ns
+    res = subprocess.run([sys.executable, str(ROOT / "benchmarks/cli_latency.py"), "--evaluate", "models/glove",
+                          "models/para-avg", "--rounds", "1"], cwd=smoke, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    rows = [line.split("|")[2].strip() for line in res.stdout.splitlines() if "| evaluate@" in line]
+    assert rows == ["evaluate@glove", "evaluate@para-avg"]
+    assert written.stat().st_mtime_ns == before
+    assert dvc(smoke, "status").stdout.strip() == UP_TO_DATE
+
+
+@pytest.mark.slow
 def test_every_evaluated_model_has_its_card(smoke):
     """cards/NAME.md for each model of metrics/models/, in the Hub's card format: its model-index holds the model's
     scores as metrics/ has them; a model that fits its components per evaluation set says it is not exported."""
