@@ -46,7 +46,7 @@ from sentemb.paraphrastic.composition import (
 )
 from sentemb.paraphrastic.config import ParaphrasticConfig
 from sentemb.paraphrastic.gated_mean import GatedMean
-from sentemb.paraphrastic.inference import CompositionForward, parameter_shapes
+from sentemb.paraphrastic.inference import CompositionForward, RowOverlay, parameter_shapes
 from sentemb.paraphrastic.model import save_paraphrastic_model
 from sentemb.paraphrastic.peephole import PackedPeepholeLSTM, _cell_backward
 from sentemb.paraphrastic.peephole_cpu import cell_backward
@@ -144,6 +144,26 @@ def test_numpy_forward_is_the_torch_encoder(member):
     assert got.dtype == np.float32 and got.shape == (len(sentences), 8)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=2e-6)
     assert not got[3].any() and got[2].any()
+
+
+def test_word_sum_is_the_padded_sum_to_the_bit():
+    # the averaging encoders sum each sentence's word vectors position by position over the sentences still going,
+    # without the zero-padded (B, T, dim) block: the same float32 additions in the same order as that block's sum over
+    # T, so the same bits, over a row overlay (a saved model's trained rows on its base) and with empty sentences
+    rng = np.random.default_rng(3)
+    base = (rng.standard_normal((50, 16)) * rng.choice([1e-3, 1.0, 1e3], (50, 1))).astype(np.float32)
+    rows = np.array([2, 7, 11, 40])
+    overlay = RowOverlay(base, rows, rng.standard_normal((4, 16)).astype(np.float32))
+    lengths = np.array([23, 17, 17, 9, 4, 1, 0, 0])  # longest first, as a batch is
+    ids = np.zeros((len(lengths), lengths[0]), dtype=np.int64)
+    for row, n in enumerate(lengths):
+        ids[row, :n] = rng.integers(0, 50, n)
+    active = [int((lengths > t).sum()) for t in range(lengths[0])]
+    mask = (np.arange(lengths[0])[None, :] < lengths[:, None])[..., None]
+    padded = np.where(mask, overlay[ids], np.float32(0)).sum(axis=1)
+    got = CompositionForward(composition("avg"), {"embedding.weight": overlay}).word_sum(ids, active)
+    assert got.dtype == np.float32 and got.tobytes() == padded.tobytes()
+    assert not got[6:].any() and got[:6].all()
 
 
 @pytest.mark.parametrize("output_gate", [True, False])

@@ -132,18 +132,19 @@ class CompositionForward:
         ids = np.zeros((len(sentences), steps), dtype=np.int64)
         for row, s in enumerate(sentences):
             ids[row, : len(s)] = s
-        mask = (np.arange(steps)[None, :] < lengths[:, None])[..., None]  # (B, T, 1)
-        x = np.where(mask, self.embedding[ids], np.float32(0))  # (B, T, dim), zero at padding
         active = [int(n) for n in (lengths[None, :] > np.arange(steps)[:, None]).sum(axis=1)]  # n_t
         count = np.maximum(lengths, 1)[:, None].astype(np.float32)
         encoder = self.spec.encoder
         if encoder in ("avg", "proj", "dan"):
-            out = x.sum(axis=1) / count
+            out = self.word_sum(ids, active) / count
             if encoder == "proj":
                 out = self.linear("projection", out)
             for layer in range(self.spec.layers or 0) if encoder == "dan" else ():
                 out = np.tanh(self.linear(f"layers.{layer}", out))
-        elif encoder == "rnn":
+            return (out * (lengths > 0)[:, None]).astype(np.float32)
+        mask = (np.arange(steps)[None, :] < lengths[:, None])[..., None]  # (B, T, 1)
+        x = np.where(mask, self.embedding[ids], np.float32(0))  # (B, T, dim), zero at padding
+        if encoder == "rnn":
             out = self.rnn(x, active)
         else:
             h = self.lstm("lstm", x, active)
@@ -160,6 +161,15 @@ class CompositionForward:
             else:
                 out = self.gran(x, h, mask, active, count)
         return (out * (lengths > 0)[:, None]).astype(np.float32)
+
+    def word_sum(self, ids: np.ndarray, active: list[int]) -> np.ndarray:
+        """Σ_t x_t, float32 (B, dim), of padded ids (B, T) sorted longest first, ``active[t]`` = n_t sentences longer
+        than t: position by position over the first n_t rows, the same float32 additions in the same order as the
+        sum over T of the zero-padded (B, T, dim) block, without building it."""
+        out = np.zeros((len(ids), self.dim), dtype=np.float32)
+        for t, n in enumerate(active):
+            out[:n] += self.embedding[ids[:n, t]]
+        return out
 
     def rnn(self, x: np.ndarray, active: list[int]) -> np.ndarray:
         """RNN: h_t = f(W_x x_t + b + W_h h_{t−1}); each row's last state, (B, dim)."""
