@@ -126,7 +126,7 @@ class CompositionForward:
         return encode_distinct(sentences, self.dim, self.batch, batch_size)
 
     def batch(self, sentences: list[np.ndarray]) -> np.ndarray:
-        """float32 (B, dim) of sentences sorted longest first."""
+        """float32 (B, dim) of sentences sorted longest first; zeros for a sentence without tokens."""
         lengths = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
         steps = max(int(lengths[0]), 1) if len(lengths) else 1
         ids = np.zeros((len(sentences), steps), dtype=np.int64)
@@ -141,26 +141,31 @@ class CompositionForward:
                 out = self.linear("projection", out)
             for layer in range(self.spec.layers or 0) if encoder == "dan" else ():
                 out = np.tanh(self.linear(f"layers.{layer}", out))
-            return (out * (lengths > 0)[:, None]).astype(np.float32)
-        mask = (np.arange(steps)[None, :] < lengths[:, None])[..., None]  # (B, T, 1)
+        else:
+            out = self.recurrent(ids, lengths, active, count)
+        return (out * (lengths > 0)[:, None]).astype(np.float32)
+
+    def recurrent(self, ids: np.ndarray, lengths: np.ndarray, active: list[int], count: np.ndarray) -> np.ndarray:
+        """The sentence vectors of a recurrent encoder (RNN, LSTM, LSTMAVG, GRAN), float32 (B, dim), from padded ids
+        (B, T) sorted longest first, their ``lengths`` (B,), ``active[t]`` = n_t sentences longer than t and
+        ``count`` = max(length, 1), float32 (B, 1); the caller zeroes the rows of empty sentences."""
+        encoder = self.spec.encoder
+        mask = (np.arange(ids.shape[1])[None, :] < lengths[:, None])[..., None]  # (B, T, 1)
         x = np.where(mask, self.embedding[ids], np.float32(0))  # (B, T, dim), zero at padding
         if encoder == "rnn":
-            out = self.rnn(x, active)
-        else:
-            h = self.lstm("lstm", x, active)
-            if self.spec.bidirectional:
-                backward = reverse(x, lengths)  # each sentence read from its end
-                hb = reverse(self.lstm("backward_lstm", backward, active), lengths)
-                h = h + hb if self.spec.combine == "sum" else np.tanh(
-                    self.linear("combine_layer", np.concatenate([h, hb], axis=2)))
-                h = np.where(mask, h, np.float32(0))
-            if encoder == "lstm":
-                out = h[np.arange(len(lengths)), np.maximum(lengths - 1, 0)]
-            elif encoder == "lstmavg":
-                out = h.sum(axis=1) / count
-            else:
-                out = self.gran(x, h, mask, active, count)
-        return (out * (lengths > 0)[:, None]).astype(np.float32)
+            return self.rnn(x, active)
+        h = self.lstm("lstm", x, active)
+        if self.spec.bidirectional:
+            backward = reverse(x, lengths)  # each sentence read from its end
+            hb = reverse(self.lstm("backward_lstm", backward, active), lengths)
+            h = h + hb if self.spec.combine == "sum" else np.tanh(
+                self.linear("combine_layer", np.concatenate([h, hb], axis=2)))
+            h = np.where(mask, h, np.float32(0))
+        if encoder == "lstm":
+            return h[np.arange(len(lengths)), np.maximum(lengths - 1, 0)]
+        if encoder == "lstmavg":
+            return h.sum(axis=1) / count
+        return self.gran(x, h, mask, active, count)
 
     def word_sum(self, ids: np.ndarray, active: list[int]) -> np.ndarray:
         """Σ_t x_t, float32 (B, dim), of padded ids (B, T) sorted longest first, ``active[t]`` = n_t sentences longer
