@@ -1,103 +1,70 @@
-"""Encoding throughput of a word-averaging model on the benchmark sentences, against gensim's own mean of vectors.
+"""Encoding speed of saved models as a user sees it, and the static frontier: quality against speed.
 
-Usage (after `dvc repro`, or on any saved word-averaging model):
-    python benchmarks/encode_speed.py models/word2vec-cbow [--raw data/raw]
+Usage (after `dvc repro`, or the quick look's models):
+    python benchmarks/encode_speed.py models/para-gran models/para-gran-static models/glove [--sentences 10000]
+        [--rounds 5] [--figure docs/figures/static_frontier.svg]
 
-Single process, on every sentence of STS 2012-2016, SICK-R, STS-B and PIT-2015 (the evaluation's sentences). It prints
-sentences per second for:
+Each model loaded once, then ``encode`` on the first N distinct STS 2012-2015 sentences, one call, one thread (torch
+and numpy's BLAS), best of R rounds after a warm-up (:func:`sentemb.reporting.frontier.encoding_speed`), twice:
 
-- ``tokenise``: the known words' rows of the raw sentences (``model.ids_and_lengths``);
-- ``sentemb encode``: ``model.encode`` on the raw sentences (tokenising included);
-- ``sentemb's averaging loop, tokenised``: the loop of ``WordAveragingModel.encode`` (``oov="drop"``: one numpy mean
-  per sentence) on the token ids, i.e. the averaging itself;
-- ``gensim get_mean_vector``: gensim's ``KeyedVectors.get_mean_vector`` per sentence on the same token lists
-  (``pre_normalize=False``: the plain mean the model takes), the library's reference;
-- ``sparse mean matrix @ vectors``: one (n × V) CSR matrix of 1/length weights times the vectors (scipy);
-- ``torch embedding_bag (mean)``: ``torch.nn.functional.embedding_bag(..., mode="mean")`` over the flat ids and the
-  sentence offsets (best of 3), what a vectorised averaging reaches;
+- ``raw``: the sentences as a user passes them (the model tokenises each one: NLTK's Treebank tokens,
+  :mod:`sentemb.core.treebank`, which remembers the words it has met, as in any long stream of text);
+- ``cached``: with the benchmark token cache loaded (``data/benchmarks/tokens.json``), so that every model reads the
+  same tokens and the time is the encoder's alone, as the evaluation runs it.
 
-and the process time of the whole evaluation (``sentemb.core.evaluation.sts.evaluate``) excluding the model load. All
-the means are checked to agree (max |difference|).
+Prints sentences/s of each, each model's STS12-15 (``metrics/models/MODEL.json``) and, for each teacher given with its
+static student (``NAME`` and ``NAME-static``), the student's speed-up on raw text and cached. ``--figure`` draws the
+frontier from the raw-text speeds (:func:`sentemb.reporting.frontier.frontier_figure`). Clock readings vary by run
+and machine: this is why they are not pipeline outputs (docs/choices.md, Determinism). Measures, asserts nothing.
 """
 
 import argparse
-import time
+import json
 from pathlib import Path
 
-import numpy as np
-import scipy.sparse as sp
-import torch
+import pandas as pd
 
-from sentemb.core.data.benchmarks import BENCHMARKS, load_benchmarks
-from sentemb.core.evaluation.sts import evaluate
+from sentemb.core.atomic import atomic_open
+from sentemb.core.data.benchmarks import load_benchmarks
 from sentemb.core.models import load_model
-
-
-def _rate(n: int, seconds: float) -> str:
-    return f"{n / seconds:,.0f} sentences/s ({seconds:.3f} s)"
+from sentemb.core.text import load_token_cache
+from sentemb.reporting.frontier import STUDENT, encoding_speed, frontier_figure, frontier_table, speed_sentences
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("model", type=Path)
-    ap.add_argument("--raw", type=Path, default=Path("data/raw"))
+    ap.add_argument("models", nargs="+", type=Path, help="saved model directories")
+    ap.add_argument("--raw", type=Path, default=Path("data/raw"), help="the download stage's benchmark files")
+    ap.add_argument("--tokens", type=Path, default=Path("data/benchmarks/tokens.json"), help="the token cache")
+    ap.add_argument("--metrics", type=Path, default=Path("metrics/models"), help="each model's STS12-15")
+    ap.add_argument("--sentences", type=int, default=10_000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--figure", type=Path, default=None, help="write the frontier (SVG) here")
     args = ap.parse_args()
-    t0 = time.process_time()
-    model = load_model(args.model)
-    load = time.process_time() - t0
-    datasets = load_benchmarks(args.raw, BENCHMARKS)
-    sentences = [s for d in datasets for s in (*d.sentences1, *d.sentences2)]
-    n = len(sentences)
-    print(f"{args.model}: {len(model.vectors)} words × {model.dim} d, loaded in {load:.2f} s of process time; "
-          f"{n} sentences in {len(datasets)} datasets")
-
-    t0 = time.perf_counter()
-    rows, lengths = model.ids_and_lengths(sentences)
-    ids = np.split(rows, np.cumsum(lengths)[:-1])
-    tok = time.perf_counter() - t0
-    print(f"tokenise: {_rate(n, tok)}")
-
-    t0 = time.perf_counter()
-    ours = model.encode(sentences)
-    print(f"sentemb encode: {_rate(n, time.perf_counter() - t0)}")
-
-    vecs = model.vectors.vectors
-    t0 = time.perf_counter()
-    loop = np.zeros((n, model.dim), dtype=np.float32)
-    for row, s in enumerate(ids):
-        if len(s):
-            loop[row] = vecs[s].mean(axis=0)
-    print(f"sentemb's averaging loop, tokenised: {_rate(n, time.perf_counter() - t0)}")
-
-    kv = model.vectors.keyed_vectors()
-    keys = [[kv.index_to_key[i] for i in s] for s in ids]
-    t0 = time.perf_counter()
-    ref = np.stack([kv.get_mean_vector(k, pre_normalize=False) if k else np.zeros(model.dim, np.float32)
-                    for k in keys])
-    print(f"gensim get_mean_vector: {_rate(n, time.perf_counter() - t0)}")
-
-    t0 = time.perf_counter()
-    lengths = np.fromiter(map(len, ids), dtype=np.int64, count=n)
-    flat = np.fromiter((i for s in ids for i in s), dtype=np.int64, count=int(lengths.sum()))
-    weights = np.repeat(1.0 / np.maximum(lengths, 1), lengths).astype(np.float32)
-    mean = sp.csr_matrix((weights, flat, np.concatenate([[0], np.cumsum(lengths)])), shape=(n, len(kv)))
-    fast = np.asarray(mean @ kv.vectors, dtype=np.float32)
-    print(f"sparse mean matrix @ vectors: {_rate(n, time.perf_counter() - t0)}")
-    weight = torch.from_numpy(np.array(vecs, dtype=np.float32))
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        offsets = torch.from_numpy(np.concatenate([[0], np.cumsum(lengths)[:-1]]))
-        bag = torch.nn.functional.embedding_bag(torch.from_numpy(flat), weight, offsets, mode="mean").numpy()
-        best = min(best, time.perf_counter() - t0)
-    print(f"torch embedding_bag (mean): {_rate(n, best)} ({torch.get_num_threads()} torch threads)")
-    print(f"max |difference|: sentemb vs gensim {np.abs(ours - ref).max():.2e}, "
-          f"sentemb vs loop {np.abs(ours - loop).max():.2e}, sentemb vs sparse {np.abs(ours - fast).max():.2e}, "
-          f"sentemb vs embedding_bag {np.abs(ours - bag).max():.2e}")
-
-    t0 = time.process_time()
-    evaluate(model, datasets)
-    print(f"evaluation of every benchmark: {time.process_time() - t0:.2f} s of process time (model load excluded)")
+    sentences = speed_sentences(load_benchmarks(args.raw, ["STS12", "STS13", "STS14", "STS15"]), args.sentences)
+    models = {directory.name: load_model(directory) for directory in args.models}
+    raw = {name: encoding_speed(model, sentences, args.rounds) for name, model in models.items()}
+    load_token_cache(args.tokens)  # from here on, every model reads the evaluation's tokens
+    rows = []
+    for name, model in models.items():
+        cached = encoding_speed(model, sentences, args.rounds)
+        metrics = args.metrics / f"{name}.json"
+        sts = json.loads(metrics.read_text())["STS12-15"]["pearson"] if metrics.is_file() else float("nan")
+        rows.append({"model": name, "STS12-15": sts, "raw": raw[name], "cached": cached})
+        print(f"{name}: raw {raw[name]:,.0f} sentences/s, cached {cached:,.0f} sentences/s, STS12-15 {sts:.2f}")
+    table = pd.DataFrame(rows).set_index("model")
+    print(f"\n{len(sentences):,} sentences a call, best of {args.rounds}, one thread")
+    for teacher in table.index:
+        if teacher + STUDENT in table.index:
+            t, s = table.loc[teacher], table.loc[teacher + STUDENT]
+            gap = s["STS12-15"] - t["STS12-15"]
+            print(f"{teacher + STUDENT} over {teacher}: {s['raw'] / t['raw']:.1f}× on raw text, "
+                  f"{s['cached'] / t['cached']:.1f}× with the token cache; STS12-15 {gap:+.2f}")
+    if args.figure is not None:
+        speed = table.reset_index().rename(columns={"raw": "sentences_per_s"})
+        with atomic_open(args.figure) as fh:
+            fh.write(frontier_figure(frontier_table(speed, table["STS12-15"].dropna().to_dict())))
+        print(f"figure: {args.figure}")
 
 
 if __name__ == "__main__":

@@ -119,9 +119,11 @@ def run(main: Callable[..., object]) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr)
     if not os.environ.get("SENTEMB_VERBOSE"):
         logging.getLogger("gensim").setLevel(logging.WARNING)
-    names = list(inspect.signature(main).parameters)
-    if len(sys.argv) - 1 != len(names):
-        print(f"error: usage: python {sys.argv[0]} {' '.join(n.upper() for n in names)}".rstrip(), file=sys.stderr)
+    parameters = inspect.signature(main).parameters.values()
+    names = [p.name.upper() + (" [...]" if p.kind is p.VAR_POSITIONAL else "") for p in parameters]
+    given, fixed = len(sys.argv) - 1, sum(p.kind is not p.VAR_POSITIONAL for p in parameters)
+    if given < len(names) if len(names) > fixed else given != fixed:
+        print(f"error: usage: python {sys.argv[0]} {' '.join(names)}".rstrip(), file=sys.stderr)
         sys.exit(2)
     sweep_leftovers(*OUTPUTS)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # KeyboardInterrupt: the clean-up runs

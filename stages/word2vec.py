@@ -1,16 +1,21 @@
-"""word2vec@sg|cbow: word2vec (gensim) on the split sentences over the shared vocabulary (params
-``pretrain.word2vec-ITEM``) → models/NAME/."""
+"""word2vec: word2vec (gensim) on the split sentences over the shared vocabulary, each model of the command line
+(params ``pretrain.NAME``) in a process of its own at the same time, each with the one worker thread its params set
+(one worker is deterministic: docs/choices.md, Determinism) → models/NAME/."""
+
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 from _common import corpus_text, params, run, without_timings
 
 from sentemb.core.atomic import read_json
 from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.models.word_averaging import save_word_averaging_model
+from sentemb.core.runtime.lifetime import start_worker
 from sentemb.wordvectors.config import Word2VecConfig
 from sentemb.wordvectors.word2vec import train_word2vec
 
 
-def main(name: str) -> None:
+def train(name: str) -> str:
     config = params(f"pretrain.{name}", Word2VecConfig, what="word-vector model")
     tokens = read_json("data/sentences/stats.json", "missing (run `dvc repro split` first)")["tokens"]
     vectors, stats = train_word2vec("data/sentences/sentences.txt", Vocabulary.load("data/vocab.tsv"), tokens, config)
@@ -18,7 +23,16 @@ def main(name: str) -> None:
     save_word_averaging_model(f"models/{name}", name, vectors, corpus_text(),
                               info={"trainer": "gensim.models.Word2Vec", "params": config.model_dump(),
                                     "training": stats})
-    print(f"pretrain {name}: {stats | timings}")
+    return f"pretrain {name}: {stats | timings}"
+
+
+def main(*names: str) -> None:
+    if len(names) == 1:
+        print(train(names[0]))
+        return
+    with ProcessPoolExecutor(len(names), mp_context=get_context("spawn"), initializer=start_worker) as pool:
+        for line in pool.map(train, names):
+            print(line)
 
 
 if __name__ == "__main__":

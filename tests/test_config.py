@@ -20,7 +20,6 @@ from sentemb.paraphrastic.config import ENCODER_ARGUMENTS, Composition, Paraphra
 from sentemb.paraphrastic.model import ParaphrasticModelConfig
 from sentemb.reporting.config import (
     Bollegala2018Report,
-    EncodeSpeedConfig,
     Kenter2016Report,
     Wieting2016Report,
     Wieting2017Report,
@@ -37,7 +36,7 @@ SECTIONS = {
     "pretrain.word2vec-sg": Word2VecConfig, "pretrain.word2vec-cbow": Word2VecConfig, "pretrain.glove": GloveConfig,
     "model": SiameseCBOWConfig, "controls": ControlsConfig, "nws": NWSConfig, "baselines": BaselinesConfig,
     "pairs": PairsConfig, **{f"paraphrastic.{name}": ParaphrasticConfig for name in PARAMS["paraphrastic"]},
-    "supervised": SupervisedConfig, "students": StudentConfig, "evaluate": EvaluateConfig, "speed": EncodeSpeedConfig,
+    "supervised": SupervisedConfig, "students": StudentConfig, "evaluate": EvaluateConfig,
     "report.kenter2016": Kenter2016Report, "report.bollegala2018": Bollegala2018Report,
     "report.wieting2016": Wieting2016Report, "report.wieting2017": Wieting2017Report,
 }

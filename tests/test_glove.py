@@ -1,5 +1,6 @@
 import itertools
 import tracemalloc
+from pathlib import Path
 
 from helpers import configured
 
@@ -27,6 +28,7 @@ from sentemb.wordvectors.glove import (
     parameter_bytes,
     train_glove,
 )
+from sentemb.wordvectors.glove_inner import stratify, word_groups
 
 CPU = torch.device("cpu")
 
@@ -79,6 +81,73 @@ def test_the_fit_recovers_a_low_rank_log_count_matrix():
         every_tenth = losses[::10]
         assert len(losses) == 60 and all(b < a for a, b in itertools.pairwise(every_tenth))
         assert losses[-1] < 0.01 * losses[0]
+
+
+def _symmetric_counts(size: int, density: float, seed: int) -> sp.coo_matrix:
+    rng = np.random.default_rng(seed)
+    x = rng.gamma(0.5, 40.0, size=(size, size)) * (rng.random((size, size)) < density)
+    return sp.coo_matrix(np.triu(x) + np.triu(x, 1).T)  # symmetric, as cooccur.c's counts
+
+
+def test_word_groups_balance_the_cells_and_stratify_gives_disjoint_rows():
+    x = _symmetric_counts(60, 0.3, seed=4)
+    counts = np.bincount(x.row, minlength=60)
+    for groups in (2, 3):
+        group = word_groups(counts, groups)
+        assert group.dtype == np.int32 and set(group.tolist()) == set(range(groups))
+        load = np.bincount(group, weights=counts, minlength=groups)
+        assert load.max() - load.min() <= counts.max()  # LPT: within one word's cells of each other
+        rows, cols = x.row.astype(np.int32), x.col.astype(np.int32)
+        order, bounds = stratify(rows, cols, group, groups)
+        assert sorted(order.tolist()) == list(range(x.nnz)) and bounds[0] == 0 and bounds[-1] == x.nnz
+        for s in range(groups):  # the segments of one stratum share no word row and no context row
+            segments = [order[bounds[s * groups + t]:bounds[s * groups + t + 1]] for t in range(groups)]
+            for a, b in itertools.combinations(segments, 2):
+                assert not set(rows[a]) & set(rows[b]) and not set(cols[a]) & set(cols[b])
+            for t, seg in enumerate(segments):
+                assert (group[rows[seg]] == t).all() and (group[cols[seg]] == (t + s) % groups).all()
+                assert (np.diff(seg) > 0).all()  # storage order within a segment, before the fit shuffles it
+    assert (word_groups(counts, 1) == 0).all()
+    with pytest.raises(ValueError, match="at least 1"):
+        word_groups(counts, 0)
+
+
+_STRATIFIED_RUN = """
+import hashlib, sys
+sys.path.insert(0, "tests")
+import numpy as np, scipy.sparse as sp, torch
+from helpers import configured
+from sentemb.wordvectors.config import GloveConfig
+from sentemb.wordvectors.glove import train_glove
+rng = np.random.default_rng(5)
+x = rng.gamma(0.5, 40.0, size=(80, 80)) * (rng.random((80, 80)) < 0.3)
+x = sp.coo_matrix(np.triu(x) + np.triu(x, 1).T)
+config = configured(GloveConfig, "pretrain.glove", threads=2, vector_size=8, epochs=3, seed=2, fit="cells")
+vectors, stats = train_glove(x, config, torch.device("cpu"))
+print(hashlib.sha256(vectors.tobytes()).hexdigest(), stats["losses"][-1])
+"""
+
+
+def test_the_stratified_fit_gives_the_same_bytes_on_any_number_of_cores():
+    # two threads of the schedule in fresh processes: the same bytes run after run, and with numba's pool at one
+    # core as at two (the segments of a stratum then run one after the other)
+    import os
+    import subprocess
+    import sys
+
+    def run(cores: int) -> str:
+        env = os.environ | {"NUMBA_NUM_THREADS": str(cores)}
+        return subprocess.run([sys.executable, "-c", _STRATIFIED_RUN], env=env, capture_output=True, text=True,
+                              check=True, cwd=Path(__file__).resolve().parents[1]).stdout
+
+    two = run(2)
+    assert run(2) == two and run(1) == two
+    x = _symmetric_counts(80, 0.3, seed=5)
+    vectors, stats = train_glove(x, configured(GloveConfig, "pretrain.glove", threads=2, vector_size=8, epochs=3,
+                                               seed=2, fit="cells"), CPU)
+    assert stats["device"] == "cpu (2 threads, float64)"
+    one_thread, _ = fit(x, vector_size=8, epochs=3, seed=2, fit="cells")
+    assert one_thread.tobytes() != vectors.tobytes()  # another schedule: another (equally good) order
 
 
 def test_bad_input_is_named():

@@ -210,8 +210,8 @@ def test_each_report_renders_its_claims_ledger(smoke):
 @pytest.mark.slow
 def test_the_harness_table_scores_every_model_under_each_convention(smoke):
     """The harness stages: on the raw text the per-set mean is the evaluation's own figure; SentEval's tokens change
-    the text each model reads; the report lists every evaluated model; every model is timed, and the static
-    frontier (each teacher beside its student) is a section and a figure of the report."""
+    the text each model reads; the report lists every evaluated model and each teacher beside its static student;
+    no output holds a clock reading."""
     import pandas as pd
 
     frame = pd.concat([pd.read_csv(p) for p in sorted((smoke / "metrics" / "harness").glob("*.csv"))])
@@ -225,12 +225,9 @@ def test_the_harness_table_scores_every_model_under_each_convention(smoke):
     assert (moses["mean"] != raw["mean"]).any() and (raw["no_known_word"] > 0).any()  # the slice's small vocabulary
     report = _read(smoke, "reports/harness.md")
     assert all(f"| `{m}` |" in report for m in evaluated) and "MTEB's main STS score" in report
-    speed = pd.concat([pd.read_csv(p) for p in sorted((smoke / "metrics" / "speed").glob("*.csv"))])
-    assert set(speed["model"]) == evaluated and (speed["sentences_per_s"] > 0).all()  # every model timed
     teachers = [m for m in evaluated if f"{m}-static" in evaluated]
-    assert teachers and all(f"| {m} |" in report for m in teachers)  # the frontier's teacher/student rows
-    assert "(figures/harness/static_frontier.svg)" in report
-    assert (smoke / "reports/figures/harness/static_frontier.svg").read_text().startswith("<?xml")
+    assert teachers and all(f"| {m} |" in report for m in teachers)  # each teacher beside its student
+    assert not (smoke / "metrics" / "speed").exists()  # no clock reading among the outputs
 
 
 @pytest.mark.slow
@@ -360,7 +357,7 @@ def test_the_gpu_loan_script_runs_the_stages_commands_as_dvc_does(smoke, tmp_pat
     assert probe["max_abs_difference"] <= 1e-6 * probe["gradient_max_abs"], probe
 
 
-TRAINERS = ["split", "vocab", "pairs", "word2vec@sg", "glove", "siamese_cbow@siamese_cbow",
+TRAINERS = ["split", "vocab", "pairs", "word2vec", "glove", "siamese_cbow@siamese_cbow",
             "siamese_cbow@siamese_cbow-inbatch", "nws@glove", "paraphrastic@paragram", "paraphrastic@para-lstmavg",
             "paraphrastic@para-gran", "student@para-gran", "supervised-data", "supervise@gran-universal",
             "report-kenter2016", "report-wieting2017"]
@@ -448,7 +445,7 @@ def test_a_code_change_stales_exactly_its_familys_stages(smoke_copy):
                                                                     "student")),
                                                     *(f"supervise@{n}" for n in SUPERVISED), "harness-paraphrastic"},
         "src/sentemb/distillation/static_student.py": {f"student@{m}" for m in ("paragram", *PARAPHRASTIC)},
-        "src/sentemb/wordvectors/glove.py": {"word2vec@sg", "word2vec@cbow", "glove"},
+        "src/sentemb/wordvectors/glove.py": {"word2vec", "glove"},
         "src/sentemb/reporting/claims.py": {"report-kenter2016", "report-bollegala2018", "report-wieting2016",
                                             "report-wieting2017", "headline", "report-harness", "senteval-tokens",
                                             "cards",
@@ -571,8 +568,9 @@ def test_the_quick_look_builds_every_family_and_reports_only_what_it_built(tmp_p
     full = set(dvc(ROOT, "stage", "list", "--name-only").stdout.split())
     assert stages < full and len(stages) <= len(full) // 2, len(stages)
     built = {s.split("@")[1] for s in stages if s.startswith(("control@", "siamese_cbow@", "paraphrastic@"))}
-    built |= {f"word2vec-{s[9:]}" for s in stages if s.startswith("word2vec@")} | ({"glove"} & stages)
-    for family in ("word2vec@cbow", "glove", "siamese_cbow@siamese_cbow", "nws@glove", "baseline@glove-sif-pc",
+    built |= {"word2vec-sg", "word2vec-cbow"} if "word2vec" in stages else set()
+    built |= {"glove"} & stages
+    for family in ("word2vec", "glove", "siamese_cbow@siamese_cbow", "nws@glove", "baseline@glove-sif-pc",
                    "norms@glove", "paraphrastic@para-avg", "paraphrastic@para-gran", "supervise@avg-random",
                    "evaluate-nws@glove", "evaluate-paraphrastic@para-gran", "headline"):
         assert family in stages, family
@@ -580,7 +578,7 @@ def test_the_quick_look_builds_every_family_and_reports_only_what_it_built(tmp_p
     # README runs the quick look up to `headline`: every family and every report is upstream of it
     dot = dvc(tmp_path, "dag", "--dot", "headline").stdout
     upstream = {line.strip().strip(";").strip('"') for line in dot.splitlines() if "->" not in line and '"' in line}
-    assert {"word2vec@cbow", "glove", "siamese_cbow@siamese_cbow", "nws@glove", "paraphrastic@para-gran",
+    assert {"word2vec", "glove", "siamese_cbow@siamese_cbow", "nws@glove", "paraphrastic@para-gran",
             "supervise@avg-random", "evaluate-paraphrastic@para-gran"} | {f"report-{p}" for p in params["report"]} \
         <= upstream, upstream
     assert "cards" not in upstream and not any(s.startswith("harness-") for s in upstream)

@@ -114,3 +114,39 @@ def test_the_tokenizers_load_without_nltks_package_import_and_tokenise_alike(sha
     assert light["heavy"] == [] and "nltk" in plain["heavy"]
     assert light["tokens"] == plain["tokens"] and sum(map(len, light["tokens"][0])) > 10_000
     assert light["same"] == plain["same"] == [True, True]
+
+
+_EDGE_CASES = [
+    '"Hello," she said. "It\'s fine."', "''Quoted'' and then: this cannot be, gonna wanna.", "'' at the start",
+    "He said 'no' ... and -- left (quietly) [x].", "Mr. Smith went to Washington. Then home .",
+    "'tis the season, 'twas", 'It ends with a period ." )', "It ends. ' \"", "dogs' bones' are here'", "dogs' ' x",
+    "A: b, c:d 3,000 : 4", "end.'", '"', "a", ".", "_little ones_", "“Why?” ‘no’ «oui» — and – then",
+    "(see p. 3), [1]; {2} <3>", "$5 & 10% @home #1", "whaddya gimme lemme gotta d'ye more'n GONNA Cannot",
+    "it's I'm he'd they'll we're you've isn't CAN'T", "well--i mean--yes", "x.. y... z....",
+    "co-operate kind-hearted -dash dash- a-b-c", "½ ² ⅻ 3rd 2½,", "'s 'sam 't 'tis'", "word:1 word,2 ,3 :4",
+    "'hello' 'hello,' ' hello", "“a”?' b", "ﬁne ﬁ", "Ǆ ǅ ǆ", "end?!", "end!?\"", "x .'\" )", "i wanna. wanna",
+]
+
+
+def test_treebank_tokens_are_nltks_token_for_token(shared):
+    """sentemb.core.treebank gives NLTK's Treebank tokens exactly: crafted edge cases, every benchmark sentence (STS
+    2012-2016, SICK, STS-B, PIT-2015) and the paraphrase pairs' sentences, lower-cased as the pipeline does and as
+    written (the full corpus: benchmarks/tokenizer_speed.py, docs/speed.md)."""
+    import itertools
+
+    from sentemb.core.data.benchmarks import load_benchmarks
+    from sentemb.core.data.pairs import read_msrp, read_turkcorpus, read_twitter_url
+    from sentemb.core.text import normalize
+    from sentemb.core.treebank import nltk_treebank, treebank_tokens
+
+    sentences = {s for d in load_benchmarks(shared) for s in (*d.sentences1, *d.sentences2)}
+    pairs = itertools.chain(read_twitter_url(shared), read_msrp(shared),
+                            read_turkcorpus(shared))
+    sentences |= {s for pair in pairs for s in pair}
+    texts = {normalize(s) for s in (*_EDGE_CASES, *sentences)}
+    texts |= {t.lower() for t in texts}
+    texts.discard("")
+    assert len(texts) > 50_000
+    nltk = nltk_treebank()
+    differ = [t for t in sorted(texts) if treebank_tokens(t) != [x for tok in nltk.tokenize(t) for x in tok.split()]]
+    assert differ == [], differ[:5]

@@ -33,6 +33,7 @@ from pydantic import Field
 from sentemb.core.atomic import read_json, write_json
 from sentemb.core.config import Schema, validate
 from sentemb.core.errors import SentembError
+from sentemb.core.treebank import treebank_tokens
 
 
 class TextConfig(Schema):
@@ -112,13 +113,6 @@ def _untimed_nltk_regexes(redos: ModuleType) -> None:
 
 
 @lru_cache(maxsize=1)
-def _treebank():
-    """NLTK's Treebank word tokenizer (``NLTKWordTokenizer``), loaded on first use (:func:`_nltk_tokenizers`)."""
-    _nltk_tokenizers()
-    return sys.modules["nltk.tokenize.destructive"].NLTKWordTokenizer()
-
-
-@lru_cache(maxsize=1)
 def _wordpunct():
     """NLTK's ``wordpunct_tokenize``, loaded on first use (:func:`_nltk_tokenizers`)."""
     return _nltk_tokenizers().wordpunct_tokenize
@@ -144,8 +138,10 @@ def tokenize(sentence: str, config: TextConfig) -> list[str]:
         return []
     if config.lowercase:
         text = text.lower()
-    tokens = _treebank().tokenize(text) if config.tokenizer == "treebank" else _wordpunct()(text)
-    tokens = [t for tok in tokens for t in tok.split()]
+    if config.tokenizer == "treebank":
+        tokens = treebank_tokens(text)
+    else:
+        tokens = [t for tok in _wordpunct()(text) for t in tok.split()]
     if config.strip_punctuation:
         tokens = [s for s in map(_strip_punctuation, tokens) if s]
     return tokens

@@ -3,7 +3,7 @@ report compares). Every value lives in params.yaml (:mod:`sentemb.core.config`).
 
 from __future__ import annotations
 
-from pydantic import Field, PositiveInt
+from pydantic import Field
 
 from sentemb.core.config import Schema
 
@@ -39,11 +39,3 @@ class Wieting2017Report(Schema):
     models: list[str] = Field(min_length=1, description="paraphrastic models of Tables 1-3 (AVG, LSTM, LSTMAVG, "
                                                         "GRAN …)")
     baselines: list[str] = Field(description="averaged word vectors without training on pairs")
-
-
-class EncodeSpeedConfig(Schema):
-    """``speed``: how the harness stages time each model's ``encode`` for the static frontier
-    (:mod:`sentemb.reporting.frontier`)."""
-
-    sentences: PositiveInt = Field(description="the first N distinct STS 2012-2015 sentences, encoded in one call")
-    rounds: PositiveInt = Field(description="timed calls after one warm-up; the fastest counts")

@@ -2,11 +2,12 @@
 beside its static student (``models/TEACHER-static``, distilled as model2vec does: Tulkens & van Dongen 2024), all
 trained on one corpus, so that the trade between a recurrent encoder and its static table is measured like for like.
 
-Speed is measured as the evaluation runs a model: ``load_model(directory).encode`` on the first N distinct
-sentences of STS 2012-2015 with the benchmark token cache loaded (every model reads the same tokens, so the time is
-the encoder's), one process, torch and numpy's BLAS on one thread, after one warm-up call, best of R rounds. The
-figures are this machine's and vary by run, unlike the scores (docs/choices.md, determinism): the harness stages
-write them to ``metrics/speed/TYPE.csv`` beside the scores, and only the frontier reads them.
+Speed is measured as a user runs a model: ``load_model(directory).encode`` on the first N distinct sentences of
+STS 2012-2015, on raw text (the model tokenises them) or with the benchmark token cache loaded (every model reads the
+same tokens, so the time is the encoder's), one process, torch and numpy's BLAS on one thread, after one warm-up
+call, best of R rounds. A clock reading varies by run, so no pipeline output holds one (docs/choices.md,
+Determinism): ``benchmarks/encode_speed.py`` times the models and draws the frontier (:func:`frontier_figure`); the
+harness report shows each teacher beside its student by score alone (:func:`student_section`).
 """
 
 from __future__ import annotations
@@ -31,10 +32,6 @@ def speed_sentences(datasets: list[STSDataset], n: int) -> list[str]:
     sets hold fewer)."""
     sentences = (s for d in datasets if d.group in KENTER_GROUPS for s in (*d.sentences1, *d.sentences2))
     return list(dict.fromkeys(sentences))[:n]
-
-
-SPEED_COLUMNS = ["model", "sentences", "rounds", "sentences_per_s"]
-"""``metrics/speed/TYPE.csv``: the model, the sentences encoded a round, the rounds, the best rate (1 decimal)."""
 
 
 def encoding_speed(model, sentences: list[str], rounds: int) -> float:
@@ -69,7 +66,7 @@ def frontier_table(speed: pd.DataFrame, sts: dict[str, float]) -> pd.DataFrame:
     """One row per model with both a speed and a score.
 
     Args:
-        speed: rows of :data:`SPEED_COLUMNS` (the harness stages', concatenated).
+        speed: columns ``model`` and ``sentences_per_s`` (``benchmarks/encode_speed.py``'s).
         sts: model → STS12-15 mean Pearson ×100.
 
     Returns:
@@ -125,25 +122,22 @@ def frontier_figure(table: pd.DataFrame) -> str:
         return svg_text(fig)
 
 
-def frontier_section(table: pd.DataFrame, speed: pd.DataFrame, figure: str) -> str:
-    """The harness report's section on the static frontier: the teacher/student table and the figure's link.
+def student_section(sts: dict[str, float]) -> str:
+    """The harness report's section on the static students: each teacher that has one beside it, STS12-15 mean
+    Pearson ×100 and the difference (their speeds: ``benchmarks/encode_speed.py``, docs/ecosystem.md).
 
     Args:
-        table: :func:`frontier_table`'s.
-        speed: the rows it was built from (their ``sentences`` and ``rounds``).
-        figure: the figure's path relative to the report.
+        sts: model → STS12-15 mean Pearson ×100 (the evaluation's).
     """
-    pairs = teacher_student_pairs(table)
-    shown = pairs.assign(**{"speed-up": pairs["speed-up"].map(lambda v: f"{v:.1f}×")}).reset_index()
-    n, rounds = int(speed["sentences"].max()), int(speed["rounds"].max())
-    rates = table.groupby("kind")["sentences_per_s"]
-    span = ", ".join(f"{k}s {lo:,.0f}-{hi:,.0f}" for k, (lo, hi) in rates.agg(["min", "max"]).iterrows())
+    teachers = sorted(m for m in sts if not m.endswith(STUDENT) and m + STUDENT in sts)
+    rows = pd.DataFrame({"model": teachers, "teacher": [sts[m] for m in teachers],
+                         "student": [sts[m + STUDENT] for m in teachers]})
+    rows["student − teacher"] = rows["student"] - rows["teacher"]
     return "\n".join([
-        "## The static frontier: quality against encoding speed", "",
+        "## The static students", "",
         "Each paraphrastic teacher beside its static student (model2vec's distillation: every vocabulary word encoded "
-        "alone, PCA, SIF weights; `student` stages), STS12-15 mean Pearson ×100 from the evaluation. Encoding speed: "
-        f"`encode` on the {n:,} first distinct STS 2012-2015 sentences with the token cache loaded, one thread, best "
-        f"of {rounds} (params `speed`; this machine's figures, which vary by run: {span} sentences/s).", "",
-        to_markdown(shown) if len(shown) else "No teacher with a student in this run.", "",
-        f"![STS12-15 against sentences/s, each teacher → its student]({figure})", "",
+        "alone, PCA, SIF weights; `student` stages), STS12-15 mean Pearson ×100 from the evaluation. How much faster "
+        "each student encodes is a clock reading, not a pipeline output: `python benchmarks/encode_speed.py` times "
+        "them on raw text and draws the quality-against-speed frontier (docs/ecosystem.md).", "",
+        to_markdown(rows.round(2)) if len(rows) else "No teacher with a student in this run.", "",
     ])

@@ -36,16 +36,9 @@ from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
 from sentemb.core.text import TextConfig, write_token_cache
 from sentemb.reporting.figures import Report
-from sentemb.reporting.frontier import (
-    SPEED_COLUMNS,
-    encoding_speed,
-    frontier_figure,
-    frontier_section,
-    frontier_table,
-)
+from sentemb.reporting.frontier import student_section
 
 CONVENTIONS = ("mean", "wmean", "pooled_pearson", "pooled_spearman")
-FRONTIER_FIGURE = "static_frontier.svg"
 TEXTS = ("raw", "senteval")
 
 
@@ -130,43 +123,36 @@ def convention_scores(model, datasets: list[STSDataset]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def harness_tables(models: list[str | Path], datasets: list[STSDataset], oov: str, sentences: list[str],
-                   rounds: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every model's :func:`convention_scores` on the raw text and on SentEval's, and its encoding speed
-    (:func:`~sentemb.reporting.frontier.encoding_speed`), each model loaded once.
+def harness_tables(models: list[str | Path], datasets: list[STSDataset], oov: str) -> pd.DataFrame:
+    """Every model's :func:`convention_scores` on the raw text and on SentEval's, each model loaded once.
 
     Args:
         oov: unknown words of the models that own their word vectors, as the evaluation treats them
             (``evaluate.oov``).
-        sentences, rounds: what each model encodes to be timed (:func:`~sentemb.reporting.frontier.speed_sentences`).
 
     Returns:
-        ``(scores, speed)``: columns ``model``, ``text`` (raw | senteval), ``year``, the conventions (×100, 4
-        decimals), ``no_known_word``; and :data:`~sentemb.reporting.frontier.SPEED_COLUMNS`. No model: the headers.
+        Columns ``model``, ``text`` (raw | senteval), ``year``, the conventions (×100, 4 decimals),
+        ``no_known_word``. No model: the headers.
     """
     texts = {"raw": datasets, "senteval": senteval_datasets(datasets)}
     columns = ["model", "text", "year", *CONVENTIONS, "no_known_word"]
-    frames, rates = [], []
+    frames = []
     for directory in models:
         model, name = load_model(directory), Path(directory).name
         if type(model) is WordAveragingModel:  # as score_model: only the models that own their word vectors
             model.oov = oov
         frames += [convention_scores(model, sets).assign(model=name, text=text) for text, sets in texts.items()]
-        rate = encoding_speed(model, sentences, rounds)
-        rates.append({"model": name, "sentences": len(sentences), "rounds": rounds, "sentences_per_s": round(rate, 1)})
-    scores = (pd.concat(frames, ignore_index=True)[columns].round({c: 4 for c in CONVENTIONS}) if frames
-              else pd.DataFrame(columns=columns))
-    return scores, pd.DataFrame(rates, columns=SPEED_COLUMNS)
+    return (pd.concat(frames, ignore_index=True)[columns].round({c: 4 for c in CONVENTIONS}) if frames
+            else pd.DataFrame(columns=columns))
 
 
-def harness_report(frame: pd.DataFrame, speed: pd.DataFrame, sts: dict[str, float]) -> Report:
+def harness_report(frame: pd.DataFrame, sts: dict[str, float]) -> Report:
     """``reports/harness.md``: per model the mean over the years of each convention, raw and SentEval text, and the
-    spread of the conventions (the largest minus the smallest) on the raw text; then the static frontier
-    (:mod:`sentemb.reporting.frontier`) with its figure, ``figures/harness/static_frontier.svg``.
+    spread of the conventions (the largest minus the smallest) on the raw text; then each static student beside its
+    teacher (:func:`~sentemb.reporting.frontier.student_section`).
 
     Args:
-        frame: :func:`harness_tables`' score rows of every model.
-        speed: :func:`harness_tables`' speed rows of every model.
+        frame: :func:`harness_tables`' rows of every model.
         sts: model → STS12-15 mean Pearson ×100 (the evaluation's).
     """
     years = sorted(frame["year"].unique())
@@ -182,7 +168,6 @@ def harness_report(frame: pd.DataFrame, speed: pd.DataFrame, sts: dict[str, floa
     spread = means.xs("raw", axis=1, level="text")
     spread = (spread.max(axis=1) - spread.min(axis=1))
     shift = (means.xs("senteval", axis=1, level="text")["mean"] - means.xs("raw", axis=1, level="text")["mean"])
-    frontier = frontier_table(speed, sts)
     markdown = "\n".join([
         "# The harness table: one model, four conventions, two tokenisations", "",
         f"Each cell is the mean over {', '.join(years)} of one way of scoring the same cosine similarities (×100). "
@@ -198,6 +183,6 @@ def harness_report(frame: pd.DataFrame, speed: pd.DataFrame, sts: dict[str, floa
         "papers says nothing about the models until both are scored one way.", "",
         *lines, "",
         "Per year: `metrics/harness/*.csv`. Written by the `harness` stages (`dvc repro report-harness`).", "",
-        frontier_section(frontier, speed, f"figures/harness/{FRONTIER_FIGURE}"),
+        student_section(sts),
     ])
-    return Report(markdown, {FRONTIER_FIGURE: frontier_figure(frontier)})
+    return Report(markdown, {})

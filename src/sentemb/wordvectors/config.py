@@ -22,7 +22,9 @@ class Word2VecConfig(Schema):
     epochs: PositiveInt = Field(description="passes over the corpus")
     alpha: PositiveFloat | None = Field(description="the initial learning rate; null: gensim's (0.025 skip-gram, 0.05 "
                                                     "CBOW, as word2vec.c)")
-    workers: PositiveInt = Field(description="gensim's worker threads (1 is deterministic)")
+    workers: PositiveInt = Field(description="gensim's worker threads: 1 gives the same bytes every run (the stage "
+                                             "trains its models at once, a process each); more are lock-free and "
+                                             "differ from run to run")
     seed: Seed
 
 
@@ -44,7 +46,8 @@ class GloveConfig(Schema):
                     "batches on CUDA")
     precision: Literal["float64", "float32"] = Field(
         description="the cell fit's parameters and AdaGrad sums: float64 as glove.c's real; float32 halves them")
-    threads: PositiveInt = Field(description="threads of the cell loop, lock-free as glove.c; 1 is deterministic")
+    threads: PositiveInt = Field(description="threads of the cell loop, on a stratified schedule (DSGD) whose result "
+                                             "depends on this number and the seed alone; 1 is glove.c's loop")
     batch_size: PositiveInt = Field(description="non-zero cells per update of the batch fit")
     memory_gib: PositiveFloat = Field(
         description="the most memory the stage takes, GiB: what does not fit is spilled to disk and shuffled in blocks "

@@ -152,6 +152,15 @@ class CooccurrenceCells:
         return (np.ascontiguousarray(cells["row"]), np.ascontiguousarray(cells["col"]),
                 np.ascontiguousarray(cells["x"]))
 
+    def cells_per_row(self) -> np.ndarray:
+        """The non-zero cells of each word's row of X: int64, shape (V,) (a pass over the blocks on disk)."""
+        if self.matrix is not None:
+            return np.bincount(self.matrix.tocoo().row, minlength=self.vocab_size).astype(np.int64)
+        counts = np.zeros(self.vocab_size, dtype=np.int64)
+        for path in self.buckets:
+            counts += np.bincount(np.fromfile(path, dtype=CELL)["row"], minlength=self.vocab_size)
+        return counts
+
     def to_matrix(self) -> sp.csr_matrix:
         """All cells as one float32 CSR matrix (V, V), canonical: for tests and small corpora."""
         if self.matrix is not None:

@@ -8,7 +8,9 @@ No maintained Python package trains GloVe, so this is our own, following the ref
   counts to disk and deals the cells out to shuffled blocks (``cooccur -memory``, ``shuffle -memory``).
 - :func:`train_glove` minimises J = Σ_{X_ij>0} f(X_ij) (w_i·w̃_j + b_i + b̃_j − log X_ij)² (GloVe §3, Eq. 8) with
   f(x) = min(1, (x/x_max)^α) (Eq. 9), by ``glove.c``'s AdaGrad (η inside the accumulated square, no η for the
-  biases, gradient clipping): on the CPU ``glove.c``'s per-cell loop compiled with numba, on a GPU vectorised over
+  biases, gradient clipping): on the CPU ``glove.c``'s per-cell loop compiled with numba
+  (:mod:`sentemb.wordvectors.glove_inner`), its threads on a stratified schedule that gives the same bytes every run
+  (DSGD, Gemulla et al. 2011), on a GPU vectorised over
   shuffled mini-batches of non-zero cells with the gradients written out in closed form. Initialisation and the
   saved vectors follow ``glove.c``: weights uniform in [−0.5, 0.5]/dim, AdaGrad accumulators starting at 1, and the
   output vectors w + w̃ (``model=2``).
@@ -16,12 +18,12 @@ No maintained Python package trains GloVe, so this is our own, following the ref
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 import torch
@@ -34,10 +36,10 @@ from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.word_similarity import word_similarity, word_similarity_rows
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.core.runtime.device import resolve_device
-from sentemb.core.runtime.prefetch import prefetch, prefetch_row
 from sentemb.core.runtime.threads import numba_threads
 from sentemb.wordvectors.config import GloveConfig
 from sentemb.wordvectors.cooccurrence import FIT_BYTES_PER_CELL, CooccurrenceCells, cooccurrence_cells
+from sentemb.wordvectors.glove_inner import fit_strata, stratify, word_groups
 
 log = logging.getLogger(__name__)
 
@@ -85,66 +87,6 @@ def _adagrad_step(param: torch.Tensor, accumulator: torch.Tensor, index: torch.T
     accumulator.index_add_(0, index, squares)
 
 
-_CELLS_AHEAD = 8  # prefetch distances of _fit_cells, in cells (measured on the full corpus: docs/speed.md)
-_ROWS_AHEAD = 4
-
-
-@numba.njit(parallel=True, cache=True)
-def _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr, grad_clip,
-               threads):  # pragma: no cover (compiled; tested through train_glove)
-    """One epoch of ``glove.c``'s loop (src/glove.c, ``glove_thread``, lines 183-232), cell by cell in ``order``.
-
-    The cells are cut into ``threads`` contiguous chunks, each walked by its own thread without locks, as
-    ``glove.c``'s threads walk their parts of the shuffled file; with one thread the result is deterministic.
-    The loop waits on memory (four random rows of w, w̃ and their AdaGrad sums, and the cell's own entries at a
-    random place), so it asks for a later cell's entries ``_CELLS_AHEAD`` cells ahead and its rows ``_ROWS_AHEAD``
-    cells ahead (:func:`sentemb.core.runtime.prefetch.prefetch`): the same arithmetic in the same order, 1.3-1.5× the
-    cells per second on the full corpus (``benchmarks/glove_speed.py``; docs/speed.md).
-    Returns the summed cost Σ ½·f(X)·diff² of the epoch.
-    """
-    n = order.shape[0]
-    dim = w.shape[1]
-    chunk = (n + threads - 1) // threads
-    costs = np.zeros(threads)
-    for t in numba.prange(threads):
-        cost = 0.0
-        end = min(n, (t + 1) * chunk)
-        for k in range(t * chunk, end):
-            if k + _CELLS_AHEAD < end:  # the count, weight and word ids of a cell further on
-                ahead = order[k + _CELLS_AHEAD]
-                prefetch(rows, ahead)
-                prefetch(cols, ahead)
-                prefetch(log_x, ahead)
-                prefetch(weight, ahead)
-            if k + _ROWS_AHEAD < end:  # the four rows of a nearer cell, whose ids have arrived by now
-                ahead = order[k + _ROWS_AHEAD]
-                prefetch_row(w, rows[ahead])
-                prefetch_row(gw, rows[ahead])
-                prefetch_row(w_ctx, cols[ahead])
-                prefetch_row(gw_ctx, cols[ahead])
-            c = order[k]
-            i = rows[c]
-            j = cols[c]
-            diff = b[i] + b_ctx[j] - log_x[c]
-            for d in range(dim):
-                diff += w[i, d] * w_ctx[j, d]
-            fdiff = weight[c] * diff
-            cost += 0.5 * fdiff * diff
-            for d in range(dim):
-                temp1 = min(max(fdiff * w_ctx[j, d], -grad_clip), grad_clip) * lr
-                temp2 = min(max(fdiff * w[i, d], -grad_clip), grad_clip) * lr
-                w[i, d] -= temp1 / np.sqrt(gw[i, d])
-                w_ctx[j, d] -= temp2 / np.sqrt(gw_ctx[j, d])
-                gw[i, d] += temp1 * temp1
-                gw_ctx[j, d] += temp2 * temp2
-            b[i] -= fdiff / np.sqrt(gb[i])
-            b_ctx[j] -= fdiff / np.sqrt(gb_ctx[j])
-            gb[i] += fdiff * fdiff
-            gb_ctx[j] += fdiff * fdiff
-        costs[t] = cost
-    return costs.sum()
-
-
 def glove_initial_parameters(vocab_size: int, dim: int, seed: int) -> dict[str, torch.Tensor]:
     """``glove.c``'s initialisation (``initialize_parameters``): every weight and bias uniform in [−0.5, 0.5]/dim.
 
@@ -174,8 +116,10 @@ def train_glove(
     accumulator starts at 1. Two ways to run it (``config.fit``):
 
     - ``cells`` (CPU): ``glove.c``'s loop itself, one cell after another, compiled with numba (:func:`_fit_cells`),
-      in ``config.precision`` (glove.c: float64), the cells split among ``config.threads`` lock-free threads as
-      ``glove.c`` does; one thread is deterministic.
+      in ``config.precision`` (glove.c: float64). On ``config.threads`` = T > 1 threads, a stratified schedule
+      (DSGD, :mod:`sentemb.wordvectors.glove_inner`): each block of cells is walked in T strata whose T segments
+      share no row of w or w̃, one thread a segment, each segment in a seeded random order; the result depends on T
+      and the seed alone. One thread visits the cells in one random permutation, as ``glove.c`` on one thread.
     - ``batches`` (any torch device, the GPU path): mini-batches of ``config.batch_size`` cells in float32; within a
       batch every accumulator evolves as in the sequential loop (:func:`_adagrad_step`) and the gradients use the
       parameters of the batch's start.
@@ -298,7 +242,7 @@ def parameter_bytes(vocab_size: int, dim: int, precision: str) -> int:
 
 
 def _fit_by_cells(cells: CooccurrenceCells, config: GloveConfig, shuffle: bool, progress: bool, on_epoch):
-    v = cells.vocab_size
+    v, threads = cells.vocab_size, config.threads
     w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx = cell_parameters(v, config.vector_size, config.seed, config.precision)
     out = np.empty((v, config.vector_size), dtype=np.float32)
 
@@ -306,7 +250,8 @@ def _fit_by_cells(cells: CooccurrenceCells, config: GloveConfig, shuffle: bool, 
         return np.add(w, w_ctx, out=out, casting="same_kind")
 
     rng = np.random.default_rng(config.seed)
-    epochs, lr, threads = config.epochs, config.lr, config.threads
+    epochs, lr = config.epochs, config.lr
+    group = word_groups(cells.cells_per_row(), threads) if threads > 1 else None
     kept = cell_inputs(*cells.block(0), config.x_max, config.alpha) if cells.n_blocks == 1 else None
     losses: list[float] = []
     clock = _Clock()
@@ -314,16 +259,30 @@ def _fit_by_cells(cells: CooccurrenceCells, config: GloveConfig, shuffle: bool, 
         cost = 0.0
         for k in _block_order(cells, shuffle, rng.permutation):
             rows, cols, log_x, weight = kept or cell_inputs(*cells.block(k), config.x_max, config.alpha)
-            n = len(rows)
-            # the permutation rng.permutation(n) draws, made in int32 (no int64 array beside the block)
-            order = rng.permutation(np.arange(n, dtype=np.int32)) if shuffle else np.arange(n, dtype=np.int32)
+            order, bounds = _visiting_order(rows, cols, group, threads, rng if shuffle else None)
             with numba_threads(threads):
-                cost += _fit_cells(rows, cols, log_x, weight, order, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
-                                   config.grad_clip, threads)
+                cost += fit_strata(rows, cols, log_x, weight, order, bounds, threads, w, w_ctx, b, b_ctx, gw, gw_ctx,
+                                   gb, gb_ctx, lr, config.grad_clip)
             del rows, cols, log_x, weight, order
         _end_of_epoch(epoch, epochs, cost / cells.n_cells, lr, losses, clock, on_epoch, vectors)
     wall, cpu = clock.elapsed()
     return vectors(), losses, wall, cpu
+
+
+def _visiting_order(rows: np.ndarray, cols: np.ndarray, group: np.ndarray | None, threads: int,
+                    rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray]:
+    """The order the cell fit visits a block's cells in: its strata's segments (:func:`stratify`), each shuffled by
+    ``rng`` in segment order (None: storage order). One thread: the permutation ``rng.permutation(n)`` draws, made in
+    int32, as ``glove.c``'s once-shuffled file."""
+    n = len(rows)
+    if threads == 1:
+        order = rng.permutation(np.arange(n, dtype=np.int32)) if rng is not None else np.arange(n, dtype=np.int32)
+        return order, np.array([0, n], dtype=np.int64)
+    order, bounds = stratify(rows, cols, group, threads)
+    if rng is not None:
+        for start, end in itertools.pairwise(bounds.tolist()):
+            rng.shuffle(order[start:end])
+    return order, bounds
 
 
 def _fit_by_batches(cells: CooccurrenceCells, config: GloveConfig, shuffle: bool, device: torch.device,

@@ -1,0 +1,50 @@
+"""A worker process's lifetime tied to its parent's: when the parent dies, the worker is sent SIGTERM.
+
+On Linux, ``prctl(PR_SET_PDEATHSIG, SIGTERM)`` (prctl(2)) asks the kernel for the signal when the thread that
+started the process exits; elsewhere nothing is set and a worker outlives a killed parent until it finishes. The
+worker's own SIGTERM handling (:func:`sentemb.core.errors.exit_on_error`) then prints ``terminated``, removes its
+temporaries and exits 143, so that nothing is written after the parent has gone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import signal
+import sys
+
+from sentemb.core.errors import Terminated
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2)'s option number (linux/prctl.h)."""
+
+
+def exit_with_parent() -> bool:
+    """Ask for SIGTERM when the parent process dies (Linux); if it has died already, send it now.
+
+    Returns:
+        Whether the kernel took the request (False off Linux or where prctl fails).
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    parent = os.getppid()
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        return False
+    if os.getppid() != parent:  # the parent died before the request: nobody would send the signal
+        os.kill(os.getpid(), signal.SIGTERM)
+    return True
+
+
+def _terminate(signum, frame):
+    raise Terminated()
+
+
+def start_worker() -> None:
+    """What a worker process of a stage runs first (``ProcessPoolExecutor(initializer=start_worker)``): SIGTERM when
+    the parent dies (:func:`exit_with_parent`), and SIGTERM and Ctrl-C raised as exceptions, so that the worker's
+    atomic writes remove their temporaries on the way out and the parent reports the one line."""
+    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    exit_with_parent()
