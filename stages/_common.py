@@ -23,6 +23,7 @@ def _quit_while_importing(signum: int, frame) -> None:
 
 for _signal in (signal.SIGINT, signal.SIGTERM):  # first thing: every stage script imports this module first
     signal.signal(_signal, _quit_while_importing)
+_PARENT = os.getppid()  # the process that started the stage (`dvc repro`): its death stops the stage (run)
 
 import gc
 import inspect
@@ -36,6 +37,7 @@ import yaml
 from sentemb.core.atomic import read_json, sweep_leftovers, write_json
 from sentemb.core.config import Schema, validate
 from sentemb.core.errors import SentembError, exit_on_error
+from sentemb.core.runtime.lifetime import exit_with_parent
 from sentemb.core.text import TextConfig, text_config
 
 PARAMS = Path("params.yaml")
@@ -112,7 +114,8 @@ def without_timings(stats: dict, name: str) -> tuple[dict, dict]:
 
 def run(main: Callable[..., object]) -> None:
     """Run a stage's ``main(*argv)``: leftovers of killed earlier writers are swept first; bad input is one
-    ``error:`` line (exit 1), Ctrl-C ``interrupted`` (130), SIGTERM ``terminated`` (143), none with a traceback.
+    ``error:`` line (exit 1), Ctrl-C ``interrupted`` (130), SIGTERM ``terminated`` (143), none with a traceback; the
+    parent process's death (``dvc repro`` killed) is a SIGTERM (:mod:`sentemb.core.runtime.lifetime`).
 
     Logging is at INFO for our own modules and WARNING for gensim (whose INFO lines are thousands per run);
     ``SENTEMB_VERBOSE=1`` shows gensim's INFO too."""
@@ -125,6 +128,7 @@ def run(main: Callable[..., object]) -> None:
     if given < len(names) if len(names) > fixed else given != fixed:
         print(f"error: usage: python {sys.argv[0]} {' '.join(names)}".rstrip(), file=sys.stderr)
         sys.exit(2)
+    exit_with_parent(_PARENT)  # `dvc repro` killed: this stage gets SIGTERM, cleans up and writes nothing after it
     sweep_leftovers(*OUTPUTS)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # KeyboardInterrupt: the clean-up runs
     exit_on_error(lambda: main(*sys.argv[1:]))

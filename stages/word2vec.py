@@ -2,7 +2,6 @@
 (params ``pretrain.NAME``) in a process of its own at the same time, each with the one worker thread its params set
 (one worker is deterministic: docs/choices.md, Determinism) → models/NAME/."""
 
-from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
 from _common import corpus_text, params, run, without_timings
@@ -30,8 +29,8 @@ def main(*names: str) -> None:
     if len(names) == 1:
         print(train(names[0]))
         return
-    with ProcessPoolExecutor(len(names), mp_context=get_context("spawn"), initializer=start_worker) as pool:
-        for line in pool.map(train, names):
+    with get_context("spawn").Pool(len(names), initializer=start_worker) as pool:  # on leaving: the workers ended
+        for line in pool.map(train, names, chunksize=1):
             print(line)
 
 

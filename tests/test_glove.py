@@ -150,6 +150,19 @@ def test_the_stratified_fit_gives_the_same_bytes_on_any_number_of_cores():
     assert one_thread.tobytes() != vectors.tobytes()  # another schedule: another (equally good) order
 
 
+def test_the_cell_loop_walked_in_pieces_gives_the_bits_of_one_walk(monkeypatch):
+    # the fit returns to Python every PIECE cells a thread (so that a signal stops it): the same bits, costs included
+    import sentemb.wordvectors.glove_inner as inner
+
+    x = _symmetric_counts(50, 0.4, seed=6)
+    for threads in (1, 2):
+        whole = fit(x, vector_size=8, epochs=2, seed=3, fit="cells", threads=threads)
+        monkeypatch.setattr(inner, "PIECE", 7)
+        pieces = fit(x, vector_size=8, epochs=2, seed=3, fit="cells", threads=threads)
+        monkeypatch.undo()
+        assert pieces[0].tobytes() == whole[0].tobytes() and pieces[1]["losses"] == whole[1]["losses"]
+
+
 def test_bad_input_is_named():
     with pytest.raises(SentembError, match="square"):
         fit(sp.csr_matrix(np.ones((2, 3))), vector_size=2)

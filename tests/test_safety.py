@@ -158,6 +158,30 @@ def _weights(edit) -> callable:
     return tamper
 
 
+def _append(name: str, text: str) -> callable:
+    def tamper(m: Path, marker: Path) -> Path:
+        with open(m / name, "a", encoding="utf-8") as fh:
+            fh.write(text)
+        return m / "gran" if name.startswith("gran") else (m / name).parent
+
+    return tamper
+
+
+def _link_out(base: str) -> callable:
+    """``base`` (the GRAN model's vectors) replaced by a link to a copy outside the folder of models whose vectors.npy
+    is a pickle."""
+
+    def tamper(m: Path, marker: Path) -> Path:
+        elsewhere = m.parent / "elsewhere"
+        elsewhere.mkdir(exist_ok=True)
+        (m / base).rename(elsewhere / base)
+        (elsewhere / base / "vectors.npy").write_bytes(pickle.dumps(Payload(marker)))
+        (m / base).symlink_to((elsewhere / base).resolve(), target_is_directory=True)
+        return m / "gran"
+
+    return tamper
+
+
 MODELS = {
     # code in a file: the payload must not run
     "object array in vectors.npy": (_pickled_array_at("avg/vectors.npy"),
@@ -196,6 +220,14 @@ MODELS = {
     "float64 weights": (_weights(lambda w: w.astype(np.float64)), "nws/weights.npy: float64 of shape (8,)"),
     "old weights.tsv": (_old_weights_format, "nws: a weighted model saved by an older sentemb (weights.tsv"),
     "object array in weights.npy": (_pickled_array_at("nws/weights.npy"), "nws/weights.npy: not a .npy array"),
+    # a word list with a word twice: it would shift every later row
+    "a trained word twice": (_append("gran/words.txt", "man\n"),
+                             "gran/words.txt:4: duplicate word 'man' (first on line 1)"),
+    "a vocabulary word twice": (_append("avg/vocab.tsv", "man\t1\n"),
+                                "avg/vocab.tsv:9: duplicate word 'man' (first on line 2)"),
+    "type: a list": (_config("avg", lambda c: c.update(type=["word_average"])),
+                     "avg/config.json: type: expected one of"),
+    "the base vectors: a link out of the folder": (_link_out("avg"), "avg: a link to "),
 }
 
 
@@ -236,6 +268,8 @@ PAIRS = {
     "one score for all": ("a man\ta man\t3\na dog\ta man\t3\n", [], "mine.tsv: every gold score is 3"),
     "inverted --scale": ("a man\ta man\t4\na dog\ta man\t1\n", ["--scale", "5", "0"],
                          "--scale: expected LOW < HIGH, got 5 0"),
+    "an infinite score": ("a man\ta man\t4\na dog\ta man\tinf\n", [],
+                          "mine.tsv:2: gold score 'inf' is not a finite number"),
 }
 
 
@@ -247,6 +281,87 @@ def test_your_own_pairs_are_checked_naming_the_line(tmp_path, case):
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
     assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("error: "), res.stderr
     assert message in res.stderr, res.stderr
+
+
+BOM = "\ufeff"
+
+
+def test_a_byte_order_mark_is_not_text_in_any_file_a_user_gives(tmp_path):
+    """Pairs, sentences, an own corpus and a vocabulary saved with a UTF-8 byte-order mark (as Windows editors and
+    spreadsheets save them) read as without it: the same scores, rows and words."""
+    from sentemb.core.data.benchmarks import read_pairs_tsv
+    from sentemb.core.data.vocab import Vocabulary
+    from sentemb.inference.files import read_lines
+
+    models = toy_models(tmp_path / "models")
+    pairs = "a man plays\ta man\t4\na dog\tguitar\t1\nman plays guitar\tplays\t2.5\n"
+    for name, text in (("plain", pairs), ("bom", BOM + pairs)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "mine.tsv").write_text(text, encoding="utf-8")
+    plain, marked = read_pairs_tsv(tmp_path / "plain/mine.tsv"), read_pairs_tsv(tmp_path / "bom/mine.tsv")
+    assert marked.sentences1 == plain.sentences1 and list(marked.gold) == list(plain.gold)
+    results = [CliRunner().invoke(app, ["evaluate", str(models / "gran"), "--pairs", str(tmp_path / n / "mine.tsv")])
+               for n in ("plain", "bom")]
+    assert results[0].exit_code == 0 and results[0].stdout == results[1].stdout
+    (tmp_path / "lines.txt").write_text(BOM + "man plays\nguitar\n", encoding="utf-8")
+    assert list(read_lines(tmp_path / "lines.txt")) == ["man plays", "guitar"]
+    (tmp_path / "book.txt").write_text(BOM + "Call me Ishmael.\n\nSome years ago.\n", encoding="utf-8")
+    assert next(iter_documents(tmp_path / "book.txt")).paragraphs[0].startswith("Call")
+    (tmp_path / "vocab.tsv").write_text(BOM + "the\t9\nman\t3\n", encoding="utf-8")
+    assert Vocabulary.load(tmp_path / "vocab.tsv").words == ["the", "man"]
+
+
+def test_a_linked_folder_of_your_own_corpus_is_read(tmp_path):
+    """A symbolically linked sub-folder of an own corpus is read as a folder (a link back up, once), not skipped."""
+    from sentemb.core.data.documents import corpus_files
+
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere/b.txt").write_text("Another book.\n", encoding="utf-8")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("A book.\n", encoding="utf-8")
+    (corpus / "more").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (corpus / "loop").symlink_to(corpus, target_is_directory=True)
+    assert [p.relative_to(corpus).as_posix() for p in corpus_files(corpus)] == ["a.txt", "more/b.txt"]
+
+
+def _cli(*args: str, limits: str = "", hide: str = "") -> subprocess.CompletedProcess:
+    """``sentemb ARGS`` in a fresh process, under ``prlimit`` limits (e.g. ``--fsize=4096``) and with the named
+    module made unimportable (as where the extra is not installed)."""
+    code = (f"import sys; sys.modules[{hide!r}] = None; " if hide else "") + \
+        "from sentemb.cli import main; sys.argv = ['sentemb', *sys.argv[1:]]; main()"
+    command = [*(["prlimit", limits] if limits else []), sys.executable, "-c",
+               ("import sys; " if not hide else "") + code, *args]
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def test_a_write_that_fails_is_one_line_naming_the_path_and_leaves_nothing(tmp_path):
+    """No space (a file size limit: the kernel's EFBIG, as ENOSPC fails a write), a forbidden folder: `embed -o` and
+    `export` print one line naming what they could not write, and leave no partial file."""
+    models = toy_models(tmp_path / "models")
+    (tmp_path / "lines.txt").write_text("a man plays guitar\n" * 2000, encoding="utf-8")
+    cases = [
+        (("embed", str(models / "gran"), str(tmp_path / "lines.txt"), "-o", str(tmp_path / "out/e.npy")),
+         "--fsize=4096", f"error: {tmp_path / 'out/e.npy'}: cannot write it: File too large"),
+        (("export", str(models / "avg"), str(tmp_path / "out/avg.txt")), "--fsize=64",
+         f"error: {tmp_path / 'out/avg.txt'}: cannot write it: File too large"),
+        (("embed", str(models / "avg"), str(tmp_path / "lines.txt"), "-o", "/sys/sentemb/e.npy"), "",
+         "error: /sys/sentemb/e.npy: cannot write it: "),
+        (("export", str(models / "avg"), "/sys/sentemb/avg.txt"), "", "error: /sys/sentemb/avg.txt: cannot write it: "),
+    ]
+    for args, limits, message in cases:
+        res = _cli(*args, limits=limits)
+        assert res.returncode == 1 and res.stderr.startswith(message), (args, res.stderr)
+        assert len(res.stderr.strip().splitlines()) == 1, res.stderr
+        assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_an_export_without_its_extra_says_what_to_install(tmp_path):
+    models = toy_models(tmp_path / "models")
+    for fmt, module in (("model2vec", "tokenizers"), ("sentence-transformers", "sentence_transformers")):
+        res = _cli("export", "--format", fmt, str(models / "avg"), str(tmp_path / fmt), hide=module)
+        assert res.returncode == 1 and res.stderr == f"error: --format {fmt} needs {module}: pip install -e '.[st]'\n"
+        assert not (tmp_path / fmt).exists()
 
 
 def test_latin1_text_is_refused_with_its_line_number(tmp_path):

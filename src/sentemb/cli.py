@@ -20,6 +20,8 @@ from sentemb.core.errors import SentembError, exit_on_error
 # typer >= 0.29 parses with its own copy of click, whose exceptions are not click's
 ABORTS = (click.exceptions.Abort, typer.Abort)
 USAGE_ERRORS = (click.ClickException, getattr(typer, "TyperException", click.ClickException))
+ST_EXTRA = frozenset({"sentence_transformers", "transformers", "tokenizers", "huggingface_hub", "mteb", "model2vec"})
+"""The packages the extra ``st`` brings (and theirs) that the exports import: missing, a one-line error says so."""
 
 app = typer.Typer(help="Averaging-based sentence encoders scored on the SemEval STS benchmarks.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -143,14 +145,17 @@ def export(
     """Export a model: its word vectors in the word2vec format, the whole model for sentence-transformers, or a word
     average in model2vec's layout."""
     if format is not ExportFormat.word2vec:
-        try:
+        try:  # the extra's packages are imported here and, some of them, inside the export
             if format is ExportFormat.sentence_transformers:
                 from sentemb.interop.sentence_transformers import export_sentence_transformers as export_to
             else:
                 from sentemb.interop.model2vec import export_model2vec as export_to
+            written = export_to(model, output, metrics)
         except ModuleNotFoundError as e:
+            if (e.name or "").split(".")[0] not in ST_EXTRA:
+                raise
             raise SentembError(f"--format {format.value} needs {e.name}: pip install -e '.[st]'") from None
-        typer.echo(f"{output}: {export_to(model, output, metrics)}")
+        typer.echo(f"{output}: {written}")
         return
     from sentemb.inference.export import export_word2vec
 

@@ -11,6 +11,7 @@ removed once the process named in it has ended.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -81,22 +82,65 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 
     Works for files and directories (a directory target is replaced whole). Leftovers of a killed earlier writer of the
     same target are removed first.
+
+    Raises:
+        SentembError: ``path`` cannot be written (no space left, a quota or file size limit, a read-only or forbidden
+            folder: :data:`WRITE_ERRORS`), naming it; nothing is left behind.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    for leftover in _dead_leftovers(target.parent.iterdir(), target.name):
-        _remove(leftover)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}{MARK}{os.getpid()}-", dir=target.parent))
-    os.rmdir(tmp)  # a fresh name; the caller makes a file or a directory of it
+    tmp = None
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for leftover in _dead_leftovers(target.parent.iterdir(), target.name):
+            _remove(leftover)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}{MARK}{os.getpid()}-", dir=target.parent))
+        os.rmdir(tmp)  # a fresh name; the caller makes a file or a directory of it
         yield tmp
         if target.is_dir() and not target.is_symlink():
             shutil.rmtree(target)
         os.replace(tmp, target)
-    except BaseException:
-        if tmp.exists() or tmp.is_symlink():
+    except BaseException as e:
+        if tmp is not None and (tmp.exists() or tmp.is_symlink()):
             _remove(tmp)
+        if isinstance(e, OSError) and _is_write_error(e, target):
+            raise SentembError(f"{target}: cannot write it: {e.strerror}") from None
         raise
+
+
+@contextlib.contextmanager
+def writing(path: str | Path) -> Iterator[None]:
+    """A block that writes ``path`` (through :func:`atomic_path`, or scratch files beside it): a failure for reasons
+    of the place written to (:data:`WRITE_ERRORS`) becomes one :class:`SentembError` naming ``path``.
+
+    Raises:
+        SentembError: as :func:`atomic_path`.
+    """
+    try:
+        yield
+    except OSError as e:
+        folder = Path(os.path.abspath(path)).parent
+        failed = Path(os.path.abspath(e.filename)) if e.filename is not None else None
+        beside = failed is not None and (failed in (folder, *folder.parents) or failed.parent == folder)
+        if _is_write_error(e, Path(path)) or (e.errno in WRITE_ERRORS and beside):  # scratch files beside it too
+            raise SentembError(f"{path}: cannot write it: {e.strerror}") from None
+        raise
+
+
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM})
+"""Why a write fails for reasons of the place written to: no space, a quota, a file size limit, a read-only or
+forbidden folder."""
+
+
+def _is_write_error(error: OSError, target: Path) -> bool:
+    """Whether ``error`` is the failure to write ``target`` (or its temporary, or a folder on its way), not one of a
+    file the caller reads while it writes."""
+    if error.errno not in WRITE_ERRORS:
+        return False
+    if error.filename is None or MARK in str(error.filename):
+        return True  # a write or flush of the open temporary, or a file inside a temporary folder
+    written = Path(os.path.abspath(target))
+    failed = Path(os.path.abspath(error.filename))
+    return written == failed or written.is_relative_to(failed)
 
 
 @contextlib.contextmanager

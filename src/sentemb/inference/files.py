@@ -16,13 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sentemb.core.atomic import atomic_open
+from sentemb.core.atomic import atomic_open, writing
 from sentemb.core.errors import SentembError
 from sentemb.core.models import SentenceEncoder
 
 
 def read_lines(path: str | Path) -> Iterator[str]:
-    """The lines of a UTF-8 text file (``-``: standard input), without their line ends, streamed.
+    """The lines of a UTF-8 text file (``-``: standard input), without their line ends or a byte-order mark,
+    streamed.
 
     Raises:
         SentembError: a missing file, a directory, or a line that is not valid UTF-8 (naming the line).
@@ -36,8 +37,8 @@ def read_lines(path: str | Path) -> Iterator[str]:
         stream, name = open(p, "rb"), str(p)  # noqa: SIM115 (closed below)
     try:
         for number, raw in enumerate(stream, start=1):
-            try:
-                yield raw.decode("utf-8").rstrip("\r\n")
+            try:  # a byte-order mark (Windows editors write one) is not part of the first line
+                yield raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
             except UnicodeDecodeError as e:
                 raise SentembError(f"{name}:{number}: not valid UTF-8 ({e.reason} at byte {e.start})") from None
     finally:
@@ -99,8 +100,9 @@ def embed_lines(model: SentenceEncoder, lines: Iterable[str], output: str | Path
     refuse_per_set_component(model, model_name, "its embeddings would depend on how the text is batched")
     n, zero, dim = 0, 0, None
     output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryFile(dir=output.parent) as rows:  # raw float32 rows, until n is known
+    with writing(output):
+        output.parent.mkdir(parents=True, exist_ok=True)
+    with writing(output), tempfile.TemporaryFile(dir=output.parent) as rows:  # raw float32 rows, until n is known
         bar = tqdm(unit="sentence", disable=not progress, mininterval=1, delay=1, desc="embed")
         for batch in in_batches(lines, batch_size):
             emb = np.ascontiguousarray(model.encode(batch), dtype=np.float32)

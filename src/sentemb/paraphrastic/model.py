@@ -16,6 +16,7 @@ from pydantic import Field, PositiveInt
 from safetensors import SafetensorError
 from safetensors.numpy import load_file
 
+from sentemb.core.data.vocab import first_duplicate
 from sentemb.core.errors import SentembError
 from sentemb.core.models.format import (
     ModelConfig,
@@ -162,9 +163,12 @@ def load(directory: Path, config: dict) -> ParaphrasticModel:
     vectors = load_word_vectors(sibling_model(directory, checked.vectors), what=f"{directory}/config.json: vectors")
     words_path, state_path = model_file(directory, WORDS), model_file(directory, STATE)
     try:
-        words = words_path.read_text(encoding="utf-8").split("\n")[:-1]
+        words = words_path.read_text(encoding="utf-8-sig").split("\n")[:-1]
     except UnicodeDecodeError as e:
         raise SentembError(f"{words_path}: not UTF-8 text ({e.reason})") from None
+    if (duplicate := first_duplicate(words)) is not None:
+        raise SentembError(f"{words_path}:{duplicate[0]}: duplicate word {duplicate[2]!r} (first on line "
+                           f"{duplicate[1]})")
     state = load_state(state_path)
     trained = state.pop("embedding.weight", None)
     if trained is None or trained.ndim != 2 or trained.shape != (len(words), vectors.dim):

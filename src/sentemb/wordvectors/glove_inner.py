@@ -99,15 +99,15 @@ def stratify(rows, cols, group, groups):  # pragma: no cover (compiled; tested i
 
 
 @numba.njit(cache=True, inline="always")
-def _walk(start, end, order, rows, cols, log_x, weight, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
+def _walk(start, end, cost, order, rows, cols, log_x, weight, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
           grad_clip):  # pragma: no cover (compiled)
-    """``glove.c``'s loop over cells ``order[start:end]``, one after another; returns Σ ½·f(X)·diff² over them.
+    """``glove.c``'s loop over cells ``order[start:end]``, one after another; returns ``cost`` plus Σ ½·f(X)·diff²
+    over them, added cell by cell.
 
     The loop waits on memory (four random rows of w, w̃ and their AdaGrad sums, and the cell's own entries at a random
     place), so it asks for a later cell's entries :data:`CELLS_AHEAD` cells ahead and its rows :data:`ROWS_AHEAD`
     cells ahead: the same arithmetic in the same order, 1.3-1.5× the cells per second on the full corpus."""
     dim = w.shape[1]
-    cost = 0.0
     for k in range(start, end):
         if k + CELLS_AHEAD < end:  # the count, weight and word ids of a cell further on
             ahead = order[k + CELLS_AHEAD]
@@ -144,29 +144,52 @@ def _walk(start, end, order, rows, cols, log_x, weight, w, w_ctx, b, b_ctx, gw, 
 
 
 @numba.njit(parallel=True, cache=True)
+def fit_segments(rows, cols, log_x, weight, order, starts, ends, costs, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
+                 grad_clip):  # pragma: no cover (compiled; tested through sentemb.wordvectors.glove.train_glove)
+    """``glove.c``'s AdaGrad step over T stretches of cells on parallel threads: thread t walks
+    ``order[starts[t]:ends[t]]`` one cell after another, adding ½·f(X)·diff² of each to ``costs[t]``.
+
+    The caller gives stretches that share no row of w or w̃ (parts of the segments of one stratum:
+    :func:`stratify`), so the threads never touch the same memory, and the result is that of any order of running them.
+    A segment walked in several calls, its running cost carried in ``costs``, gives the bits of one call.
+
+    Args:
+        rows, cols: int32 (n,) word and context ids; log_x, weight: float64 (n,) log X_ij and f(X_ij).
+        order: int32 (n,) the cells' visiting order; starts, ends: int64 (T,).
+        costs: float64 (T,), added to in place.
+        w, w_ctx: (V, dim) and b, b_ctx: (V,) parameters; gw, gw_ctx, gb, gb_ctx: their AdaGrad sums, float64 or
+            float32 alike; updated in place.
+        lr: η; grad_clip: the bound on each word-vector gradient component.
+    """
+    for t in numba.prange(starts.shape[0]):
+        costs[t] = _walk(starts[t], ends[t], costs[t], order, rows, cols, log_x, weight, w, w_ctx, b, b_ctx, gw,
+                         gw_ctx, gb, gb_ctx, lr, grad_clip)
+
+
+PIECE = 1 << 20
+"""Cells a thread walks in one call of :func:`fit_segments` (about a second): between calls the process can stop on
+a signal, which a compiled loop would make wait."""
+
+
 def fit_strata(rows, cols, log_x, weight, order, bounds, groups, w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr,
-               grad_clip):  # pragma: no cover (compiled; tested through sentemb.wordvectors.glove.train_glove)
+               grad_clip) -> float:
     """One pass of ``glove.c``'s AdaGrad step over a block of cells, T strata one after another, the T segments of a
-    stratum on parallel threads (module docstring).
+    stratum on parallel threads (module docstring), in calls of at most :data:`PIECE` cells a thread.
 
     Args:
         rows, cols: int32 (n,) word and context ids; log_x, weight: float64 (n,) log X_ij and f(X_ij).
         order, bounds: the segments of :func:`stratify` (T = 1: ``bounds = [0, n]`` and any order).
         groups: T.
-        w, w_ctx: (V, dim) and b, b_ctx: (V,) parameters; gw, gw_ctx, gb, gb_ctx: their AdaGrad sums, float64 or
-            float32 alike; updated in place.
-        lr: η; grad_clip: the bound on each word-vector gradient component.
+        w, w_ctx, b, b_ctx, gw, gw_ctx, gb, gb_ctx, lr, grad_clip: as :func:`fit_segments`.
 
     Returns:
-        Σ ½·f(X)·diff² over the block's cells (float64), summed segment by segment in a fixed order.
+        Σ ½·f(X)·diff² over the block's cells, each segment's summed cell by cell, then the segments in order.
     """
     costs = np.zeros(groups * groups)
     for s in range(groups):
-        for t in numba.prange(groups):
-            k = s * groups + t
-            costs[k] = _walk(bounds[k], bounds[k + 1], order, rows, cols, log_x, weight, w, w_ctx, b, b_ctx, gw,
-                             gw_ctx, gb, gb_ctx, lr, grad_clip)
-    total = 0.0
-    for k in range(groups * groups):
-        total += costs[k]
-    return total
+        lo, hi = bounds[s * groups : (s + 1) * groups], bounds[s * groups + 1 : (s + 1) * groups + 1]
+        for offset in range(0, int((hi - lo).max(initial=0)), PIECE):
+            fit_segments(rows, cols, log_x, weight, order, np.minimum(lo + offset, hi),
+                         np.minimum(lo + offset + PIECE, hi), costs[s * groups : (s + 1) * groups], w, w_ctx, b, b_ctx,
+                         gw, gw_ctx, gb, gb_ctx, lr, grad_clip)
+    return sum(costs.tolist())

@@ -11,6 +11,7 @@ here, the papers' "20 sets" are 19.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -75,7 +76,7 @@ def _lines(path: Path) -> list[str]:
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise SentembError(f"{path}:{line}: not UTF-8 (byte {data[e.start]:#04x} at offset {e.start})") from None
-    lines = text.replace("\r\n", "\n").split("\n")
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")  # a byte-order mark is no text
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -271,8 +272,8 @@ def read_pairs_tsv(path: str | Path, scale: tuple[float, float] | None = None) -
             if n == 1:
                 continue  # a header
             raise SentembError(f"{p}:{n}: gold score {cols[2]!r} is not a number") from None
-        if score != score:
-            raise SentembError(f"{p}:{n}: gold score is NaN")
+        if not math.isfinite(score):
+            raise SentembError(f"{p}:{n}: gold score {cols[2].strip()!r} is not a finite number")
         if scale is not None and not scale[0] <= score <= scale[1]:
             raise SentembError(f"{p}:{n}: gold score {score:g} outside the scale [{scale[0]:g}, {scale[1]:g}]")
         s1.append(cols[0])

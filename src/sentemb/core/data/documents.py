@@ -6,6 +6,7 @@ sentences, one a line (the split stage; :mod:`sentemb.core.data.corpus` holds wh
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import tarfile
@@ -127,7 +128,7 @@ def documents_from_text(text: str, source: str) -> list[Document]:
 
 def _decode(data: bytes, source: str) -> str:
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is no text
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise SentembError(f"{source}:{line}: not UTF-8 text ({e.reason}); convert it first, e.g. "
@@ -188,7 +189,8 @@ class SentenceSplitConfig(Schema):
 
 
 def corpus_files(corpus: str | Path) -> list[Path]:
-    """The files of a corpus folder, sorted (PROVENANCE and index files, ``*.md``/``*.tsv``, left out).
+    """The files of a corpus folder and its sub-folders, sorted (PROVENANCE and index files, ``*.md``/``*.tsv``, left
+    out); a symbolically linked folder or file is read as if it were there (a folder linked twice, once).
 
     Raises:
         SentembError: the folder is missing or holds no file.
@@ -197,7 +199,15 @@ def corpus_files(corpus: str | Path) -> list[Path]:
     if not root.is_dir():
         raise SentembError(f"{root}: missing corpus folder (the download stage's data/raw/corpus, or a folder of .txt, "
                            "WikiExtractor or Project Gutenberg files)")
-    found = sorted(p for p in root.rglob("*") if p.is_file() and not p.name.endswith((".tsv", ".md")))
+    found, seen = [], set()
+    for folder, dirs, files in os.walk(root, followlinks=True):  # linked folders are read as the others
+        real = os.path.realpath(folder)
+        if real in seen:  # a link back to a folder already read: once is enough
+            dirs[:] = []
+            continue
+        seen.add(real)
+        found += [Path(folder) / f for f in files if not f.endswith((".tsv", ".md")) and (Path(folder) / f).is_file()]
+    found.sort()
     if not found:
         raise SentembError(f"{root}: no corpus file (params download.corpus for the mirror's shards, or split.corpus "
                            "for a folder of your own)")

@@ -32,7 +32,8 @@ class Vocabulary:
             raise SentembError("vocabulary: words and counts differ in length")
         self.index = {w: i for i, w in enumerate(self.words)}
         if len(self.index) != len(self.words):
-            raise SentembError("vocabulary: duplicate words")
+            line, first, word = first_duplicate(self.words)
+            raise SentembError(f"vocabulary: duplicate word {word!r} (entries {first} and {line})")
 
     def __len__(self) -> int:
         return len(self.words)
@@ -80,7 +81,7 @@ class Vocabulary:
         if not p.is_file():
             raise SentembError(f"{p}: missing vocabulary file (word<TAB>count lines)")
         words, counts = [], []
-        with open(p, encoding="utf-8") as fh:
+        with open(p, encoding="utf-8-sig") as fh:  # a byte-order mark, if any, is not part of the first word
             for n, line in enumerate(fh, start=1):
                 parts = line.rstrip("\n").split("\t")
                 if len(parts) != 2 or not parts[0] or not (parts[1].isascii() and parts[1].isdigit()):
@@ -91,4 +92,18 @@ class Vocabulary:
                 counts.append(int(parts[1]))
         if not words:
             raise SentembError(f"{p}: empty vocabulary file")
+        if len(set(words)) != len(words):
+            line, first, word = first_duplicate(words)
+            raise SentembError(f"{p}:{line}: duplicate word {word!r} (first on line {first})")
         return cls(words, np.array(counts, dtype=np.int64))
+
+
+def first_duplicate(words: list[str]) -> tuple[int, int, str] | None:
+    """The first word of ``words`` met twice: ``(line, first_line, word)``, 1-based positions (a file's line numbers
+    when ``words`` are its lines), or None when every word is distinct."""
+    seen: dict[str, int] = {}
+    for n, word in enumerate(words, start=1):
+        if word in seen:
+            return n, seen[word], word
+        seen[word] = n
+    return None

@@ -53,6 +53,6 @@ def load_model(directory: str | Path) -> SentenceEncoder:
     d = Path(directory)
     config = read_config(d)
     kind = config.get("type")
-    if kind not in LOADERS:
+    if not isinstance(kind, str) or kind not in LOADERS:
         raise SentembError(f"{d / CONFIG}: type: expected one of {', '.join(LOADERS)} (got {kind!r})")
     return importlib.import_module(LOADERS[kind]).load(d, config)

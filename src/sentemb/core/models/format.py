@@ -74,15 +74,19 @@ def sibling_model(directory: str | Path, reference: str, key: str = "vectors") -
     """The model directory that a derived model's ``config[key]`` names: ``../NAME``, a sibling of ``directory``.
 
     Raises:
-        SentembError: any other form (an absolute path, a path below or above the sibling level), naming the
-            config file and the key.
+        SentembError: any other form (an absolute path, a path below or above the sibling level), or a sibling that
+            is a symbolic link out of the folder, naming the config file and the key.
     """
     d = Path(directory)
-    parts = reference.split("/")
+    parts = reference.split("/") if isinstance(reference, str) else []
     if len(parts) != 2 or parts[0] != ".." or parts[1] in ("", ".", "..") or not _NAME.match(parts[1]):
         raise SentembError(f"{d / CONFIG}: {key}: expected '../NAME', a model directory beside this one (got "
                            f"{reference!r}); a model reads no file outside its folder of models")
-    return d.parent / parts[1]
+    sibling = d.parent / parts[1]
+    if sibling.is_symlink() and sibling.resolve().parent != d.parent.resolve():
+        raise SentembError(f"{sibling}: a link to {sibling.resolve()}, outside the folder of models {d.parent} "
+                           f"({d / CONFIG}: {key}); a model reads no file outside its folder of models")
+    return sibling
 
 
 def sibling_reference(directory: str | Path, other: str | Path) -> str:

@@ -20,15 +20,19 @@ PR_SET_PDEATHSIG = 1
 """prctl(2)'s option number (linux/prctl.h)."""
 
 
-def exit_with_parent() -> bool:
+def exit_with_parent(parent: int | None = None) -> bool:
     """Ask for SIGTERM when the parent process dies (Linux); if it has died already, send it now.
+
+    Args:
+        parent: the parent's PID as the process saw it when it started (None: the parent now); a process whose
+            parent has changed since is an orphan, and terminates.
 
     Returns:
         Whether the kernel took the request (False off Linux or where prctl fails).
     """
     if not sys.platform.startswith("linux"):
         return False
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
     if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
         return False
