@@ -46,6 +46,16 @@ def test_embed_streams_batches_into_the_models_own_embeddings(models, model):
     assert np.array_equal(np.load(models / "corpus.npy"), emb)
 
 
+def test_batches_are_bounded_by_sentences_and_by_padded_words():
+    from sentemb.inference.files import in_batches
+
+    lines = ["a b", "a", "a b c d e f g h", "a", "a b", "x " * 40 + "y", "a"]
+    batches = list(in_batches(lines, 3, padded_tokens=16))
+    assert [len(b) for b in batches] == [2, 2, 1, 1, 1] and [x for b in batches for x in b] == lines
+    assert all(len(b) * max(x.count(" ") + 1 for x in b) <= 16 or len(b) == 1 for b in batches)
+    assert [len(b) for b in in_batches(lines, 3)] == [3, 3, 1]  # the default budget: the count alone here
+
+
 def test_embed_errors_are_one_line(models):
     cases = [
         (("embed", models / "missing", models / "corpus.txt"), "missing: missing model directory"),

@@ -46,14 +46,27 @@ def read_lines(path: str | Path) -> Iterator[str]:
             stream.close()
 
 
-def in_batches(lines: Iterable[str], size: int) -> Iterator[list[str]]:
-    """Consecutive lists of ``size`` items (the last may be shorter)."""
+PADDED_TOKENS = 1 << 19
+"""The most padded words a batch may hold (its sentences × the longest one's words, counted at spaces): a recurrent
+encoder's arrays grow with it, whatever the sentences' count, so that a file of long lines is embedded in bounded
+memory (``tests/test_inference.py``; docs/scale.md gives the peak)."""
+
+
+def in_batches(lines: Iterable[str], size: int, padded_tokens: int = PADDED_TOKENS) -> Iterator[list[str]]:
+    """Consecutive lists of at most ``size`` lines and at most ``padded_tokens`` padded words (lines × the longest
+    line's words, counted at spaces; a single longer line is a batch of its own). The last may be shorter."""
     batch: list[str] = []
+    longest = 0
     for line in lines:
+        words = line.count(" ") + 1
+        if batch and (len(batch) + 1) * max(longest, words) > padded_tokens:
+            yield batch
+            batch, longest = [], 0
         batch.append(line)
+        longest = max(longest, words)
         if len(batch) == size:
             yield batch
-            batch = []
+            batch, longest = [], 0
     if batch:
         yield batch
 
