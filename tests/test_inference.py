@@ -241,3 +241,18 @@ def test_similarity_imports_no_heavy_library(models, model):
                          text=True, check=True)
     score, imported = res.stdout.splitlines()
     assert json.loads(imported) == [] and -1 <= float(score) <= 1
+
+
+def test_the_version_and_python_dash_m():
+    import subprocess
+    import sys
+
+    from typer.testing import CliRunner
+
+    from sentemb import __version__
+    from sentemb.cli import app
+
+    res = CliRunner().invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.stdout == f"sentemb {__version__}\n"
+    res = subprocess.run([sys.executable, "-m", "sentemb", "--help"], capture_output=True, text=True)
+    assert res.returncode == 0 and "similarity" in res.stdout

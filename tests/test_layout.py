@@ -88,9 +88,13 @@ def test_each_layer_imports_only_itself_and_the_layers_below():
 
 
 def test_the_package_root_holds_no_code():
-    """No stage lists src/sentemb/__init__.py among its dependencies, so it may hold nothing that runs."""
+    """No stage lists src/sentemb/__init__.py among its dependencies, so it may hold nothing that runs: a docstring and
+    the version string."""
     tree = ast.parse((SRC / "__init__.py").read_text(encoding="utf-8"))
-    assert len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant)
+    assert len(tree.body) == 2 and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant)
+    version = tree.body[1]
+    assert isinstance(version, ast.Assign) and [t.id for t in version.targets] == ["__version__"]
+    assert isinstance(version.value, ast.Constant) and isinstance(version.value.value, str)
 
 
 def _stages() -> dict[str, tuple[str, list[str]]]:

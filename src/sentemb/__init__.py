@@ -7,5 +7,7 @@ objective (``adjacent_sentences``), one package per paper family (``siamese_cbow
 ``supervised``), which imports only what lies below it and never another family, then ``reporting`` (a report per
 paper), ``inference`` and the interfaces (``cli``, ``senteval``).
 
-This file holds no code (tests/test_layout.py checks it): no pipeline stage depends on it.
+This file holds no code but the version (tests/test_layout.py checks it): no pipeline stage depends on it.
 """
+
+__version__ = "0.1.0"

@@ -27,6 +27,20 @@ app = typer.Typer(help="Averaging-based sentence encoders scored on the SemEval 
                   no_args_is_help=True, pretty_exceptions_enable=False)
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        from sentemb import __version__
+
+        typer.echo(f"sentemb {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                   help="print the version and exit")] = False) -> None:
+    """Averaging-based sentence encoders scored on the SemEval STS benchmarks."""
+
+
 def one_line_errors(command: Callable) -> Callable:
     """A command whose SentembError becomes ``error: …`` on stderr and exit status 1."""
 

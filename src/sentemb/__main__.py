@@ -1,0 +1,5 @@
+"""``python -m sentemb``: the ``sentemb`` command."""
+
+from sentemb.cli import main
+
+main()
