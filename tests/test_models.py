@@ -208,3 +208,38 @@ def test_equal_vectors_are_saved_as_equal_bytes(tmp_path):
     assert sorted(p.name for p in (tmp_path / "one").iterdir()) == ["config.json", "vectors.npy", "vocab.tsv"]
     for name in ("vectors.npy", "vocab.tsv", "config.json"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("name", ["avg", "nws", "gran"])
+def test_encode_takes_sentence_transformers_options_and_similarity_is_the_cosine(tmp_path, name, capsys):
+    from helpers import toy_models
+
+    from sentemb.core.models import load_model
+
+    model = load_model(toy_models(tmp_path) / name)
+    sentences = ["a man plays guitar", "zebra", "man plays", "a guitar", "plays a man"]
+    whole = model.encode(sentences)
+    assert whole.dtype == np.float32 and whole.shape == (5, model.dim)
+    assert np.array_equal(model.encode(sentences, batch_size=2), whole)
+    assert np.array_equal(model.encode("man plays"), whole[2])
+    unit = model.encode(sentences, normalize_embeddings=True, show_progress_bar=True)
+    norms = np.linalg.norm(unit, axis=1)
+    assert np.allclose(norms[[0, 2, 3, 4]], 1.0, atol=1e-6) and norms[1] == 0  # "zebra": no known word, zeros
+    assert "encode " + model.name in capsys.readouterr().err  # the bar
+    sims = model.similarity(whole, whole[:2])
+    assert sims.shape == (5, 2) and sims.dtype == np.float32
+    assert np.allclose(sims, unit @ unit[:2].T, atol=1e-6)
+    assert np.allclose(model.similarity(sentences, ["a man plays guitar"])[:, 0], sims[:, 0], atol=1e-6)
+
+
+def test_a_model_fitted_per_call_refuses_batches(tmp_path):
+    from helpers import toy_models
+
+    from sentemb.core.errors import SentembError
+    from sentemb.core.models import load_model
+
+    model = load_model(toy_models(tmp_path) / "sif-pc")
+    sentences = ["a man plays guitar", "man plays", "a guitar"]
+    assert model.encode(sentences, batch_size=3).shape == (3, model.dim)  # one call
+    with pytest.raises(SentembError, match="depend on the sentences of each call"):
+        model.encode(sentences, batch_size=2)

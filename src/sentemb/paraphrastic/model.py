@@ -18,6 +18,7 @@ from safetensors.numpy import load_file
 
 from sentemb.core.data.vocab import first_duplicate
 from sentemb.core.errors import SentembError
+from sentemb.core.models.encoder import Encoder
 from sentemb.core.models.format import (
     ModelConfig,
     model_config,
@@ -48,7 +49,7 @@ class ParaphrasticModelConfig(ModelConfig):
     dim: PositiveInt = Field(description="the embedding's dimension")
 
 
-class ParaphrasticModel:
+class ParaphrasticModel(Encoder):
     """A trained composition encoder over word vectors, ``encode(sentences)`` like every saved model.
 
     It encodes in NumPy (:mod:`sentemb.paraphrastic.inference`, no torch); :meth:`torch_encoder` gives the torch
@@ -80,7 +81,7 @@ class ParaphrasticModel:
         rows, lengths = self.type_rows.known_rows(sentences, self.text)
         return np.split(rows, np.cumsum(lengths)[:-1]) if len(sentences) else []
 
-    def encode(self, sentences: list[str]) -> np.ndarray:
+    def embed(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences: float32, shape (len(sentences), dim)."""
         return self.forward.encode(self.token_ids(sentences))
 

@@ -82,12 +82,13 @@ class WeightedAverageModel(WordAveragingModel):
             raise SentembError(f"{name}: component_fit 'corpus' needs the fitted component")
         self.weights = np.asarray(weights, dtype=np.float32)
         self.component_fit = component_fit
+        self.batch_independent = component_fit != "per_set"
         self.component = component
         self.components = components
         self.component_weighting = component_weighting
         self.normalisation = normalisation
 
-    def encode(self, sentences: list[str]) -> np.ndarray:
+    def embed(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences.
 
         Returns:

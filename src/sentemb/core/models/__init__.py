@@ -30,13 +30,19 @@ LOADERS = {
 
 
 class SentenceEncoder(Protocol):
-    """What every loaded model offers."""
+    """What every loaded model offers (:class:`~sentemb.core.models.encoder.Encoder`: ``encode`` also takes
+    sentence-transformers' ``batch_size``, ``show_progress_bar`` and ``normalize_embeddings``, and ``similarity``
+    gives the cosine matrix)."""
 
     name: str
     dim: int
 
     def encode(self, sentences: list[str]) -> np.ndarray:
         """float32, shape (len(sentences), dim)."""
+        ...
+
+    def similarity(self, a, b) -> np.ndarray:
+        """float32 (n, m) cosine similarities of two sets of embeddings (or sentences)."""
         ...
 
 

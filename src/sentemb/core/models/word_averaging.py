@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import Field, PositiveInt
 
 from sentemb.core.errors import SentembError
+from sentemb.core.models.encoder import Encoder
 from sentemb.core.models.format import ModelConfig, model_config, read_config, write_model
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.core.text import TextConfig, TypeRows
@@ -145,7 +146,7 @@ def _accumulate(total: np.ndarray | None, k: int, rows: np.ndarray) -> np.ndarra
     return total
 
 
-class WordAveragingModel:
+class WordAveragingModel(Encoder):
     """Sentence embedding = mean of the vectors of its words (Kenter et al. §3; Wieting et al. 2016 AVG).
 
     Out-of-vocabulary words are dropped (``oov="drop"``, the paper: "unknown words are ignored"), or each gets a
@@ -191,7 +192,7 @@ class WordAveragingModel:
             vector.flags.writeable = False
         return vector
 
-    def encode(self, sentences: list[str]) -> np.ndarray:
+    def embed(self, sentences: list[str]) -> np.ndarray:
         """Embed raw sentences.
 
         Returns:
