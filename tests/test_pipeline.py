@@ -392,34 +392,6 @@ def test_a_killed_stage_leaves_no_output_is_stale_and_comes_back(smoke_copy):
 
 
 @pytest.mark.slow
-def test_a_terminated_dvc_repro_stops_its_stage_which_leaves_nothing(smoke_copy):
-    """SIGTERM to the `dvc repro` process alone (not its group) while a stage trains: DVC exits, and the stage, told
-    by the kernel that its parent died (sentemb.core.runtime.lifetime), stops within seconds, leaves no temporary and
-    writes nothing; `dvc repro` then brings back the same outputs."""
-    import psutil
-
-    lock = _lock(smoke_copy)
-    stage = "paraphrastic@para-lstmavg"
-    proc = subprocess.Popen([sys.executable, "-m", "dvc", "repro", "--force", "--single-item", stage], cwd=smoke_copy,
-                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline, child = time.monotonic() + 120, None
-    while child is None and time.monotonic() < deadline and proc.poll() is None:
-        child = next((c for c in psutil.Process(proc.pid).children(recursive=True)
-                      if "stages/paraphrastic.py" in " ".join(c.cmdline())), None)
-        time.sleep(0.05)
-    assert child is not None, "the stage did not start"
-    time.sleep(3.0)  # the stage is importing or training
-    assert child.is_running(), "the stage finished before dvc could be stopped"
-    os.kill(proc.pid, signal.SIGTERM)
-    proc.wait(timeout=30)
-    _, alive = psutil.wait_procs([child], timeout=10)
-    assert not alive, "the stage outlived dvc"
-    assert not list(smoke_copy.rglob("*.sentemb-tmp-*")) and not (smoke_copy / "models/para-lstmavg").exists()
-    dvc(smoke_copy, "repro")
-    assert _lock(smoke_copy) == lock
-
-
-@pytest.mark.slow
 def test_data_parallel_siamese_cbow(smoke_copy):
     """`-S model.processes=2` runs the stage as 2 Gloo processes under torchrun."""
     params_before = (smoke_copy / "params.yaml").read_text()
