@@ -29,9 +29,16 @@ def main(*names: str) -> None:
     if len(names) == 1:
         print(train(names[0]))
         return
-    with get_context("spawn").Pool(len(names), initializer=start_worker) as pool:  # on leaving: the workers ended
-        for line in pool.map(train, names, chunksize=1):
-            print(line)
+    pool = get_context("spawn").Pool(len(names), initializer=start_worker)
+    try:
+        lines = pool.map(train, names, chunksize=1)
+        pool.close()  # the workers leave on their own
+    except BaseException:
+        pool.terminate()  # an error, Ctrl-C or SIGTERM: the workers stop, their clean-up runs
+        raise
+    finally:
+        pool.join()
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

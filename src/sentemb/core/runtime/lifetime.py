@@ -14,8 +14,6 @@ import os
 import signal
 import sys
 
-from sentemb.core.errors import Terminated
-
 PR_SET_PDEATHSIG = 1
 """prctl(2)'s option number (linux/prctl.h)."""
 
@@ -41,14 +39,15 @@ def exit_with_parent(parent: int | None = None) -> bool:
     return True
 
 
-def _terminate(signum, frame):
-    raise Terminated()
+def _exit(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def start_worker() -> None:
-    """What a worker process of a stage runs first (``ProcessPoolExecutor(initializer=start_worker)``): SIGTERM when
-    the parent dies (:func:`exit_with_parent`), and SIGTERM and Ctrl-C raised as exceptions, so that the worker's
-    atomic writes remove their temporaries on the way out and the parent reports the one line."""
-    signal.signal(signal.SIGTERM, _terminate)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    """What a worker process of a stage runs first (``Pool(initializer=start_worker)``): SIGTERM when the parent dies
+    (:func:`exit_with_parent`), and SIGTERM and Ctrl-C as a quiet exit (``SystemExit``, 143 and 130) that runs the
+    clean-up on its way, so that the worker's atomic writes remove their temporaries and the parent reports the one
+    line, an idle worker ended by the pool included."""
+    signal.signal(signal.SIGTERM, _exit)
+    signal.signal(signal.SIGINT, _exit)
     exit_with_parent()
