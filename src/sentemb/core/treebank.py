@@ -1,22 +1,27 @@
-"""NLTK's Treebank word tokens (``NLTKWordTokenizer``), the same tokens at several times the speed: NLTK runs only on
-the stretches of a sentence that hold punctuation, and remembers what it gave.
+"""NLTK's Treebank word tokens (``NLTKWordTokenizer``), the same tokens 4-5× as fast: NLTK runs only where a
+sentence holds punctuation, and what it gave is remembered.
 
 NLTK's tokenizer applies some thirty regular expressions to the whole sentence, one pass each. Every pass is local:
 a pattern reaches at most one character across a space (a quote after a space, a colon before one, ``\\b`` at a
-word's edge), except three anchored ones (``^"``, a final period possibly followed by closing quotes and brackets,
-``[:,]$``). So a sentence, normalised to single spaces, is cut at its spaces into chunks:
+word's edge), except three anchored ones (``^"``, a final period that only closing quotes, brackets and spaces
+follow, ``[:,]$``). So a sentence, normalised to single spaces, is cut at its spaces into chunks:
 
-- a chunk of letters and digits alone (``str.isalnum``) that none of NLTK's contraction patterns matches
-  (``cannot``, ``gonna``, …) is one token, as NLTK leaves it;
-- the other chunks, in maximal runs of neighbours, go through NLTK itself, each run in the context that gives the
-  anchored patterns the answer they give in the sentence: a leading space where the run does not start the sentence,
-  and a trailing ``" a"`` (a word, dropped from the tokens) where it does not end it. A run ends at a word of letters
-  or digits, so no pattern reaching across the cut can see another character than in the sentence (a final period's
-  closing quotes and brackets are punctuation, and stay in the run).
+- a word, letters and digits with single hyphens inside (``kind-hearted``) that no contraction pattern of NLTK's
+  matches (``cannot``, ``gonna``, …), is one token, as NLTK leaves it;
+- marks around a word (``(word),``, ``“word?”``) take the tokens of their shape around a stand-in word of the same
+  kind (a letter or a digit first: ``[:,]`` before a digit is no split), remembered per shape, the word put back
+  (not after an opening ``'``, whose pattern looks at the word itself);
+- any other chunk goes through NLTK alone, in the context that gives every pattern the characters it sees in the
+  sentence: a leading space unless it starts the sentence, a trailing ``" a"`` (a word, then dropped) unless it ends
+  it;
+- the sentence's end, the last chunk with the chunks before it that only closing marks follow, goes through NLTK as
+  one run (the final-period patterns look across those spaces), and so does a chunk that opens with a quote after
+  a chunk that ends with a mark (one pass's match may take the space between them).
 
-Runs are remembered (``_run_tokens``, a bounded least-recently-used cache): ``said.``, ``"I`` and ``it,`` recur.
-``tests/test_text.py`` checks the tokens against NLTK's on every benchmark sentence, the training pairs and crafted
-edge cases; the split of the full corpus was checked token for token (docs/speed.md gives both speeds).
+Inside chunks' tokens are kept in a plain dict (emptied at 2^20 entries), runs and shapes in bounded LRU caches.
+``tests/test_text.py`` checks the tokens against NLTK's on every benchmark sentence, the paraphrase pairs' sentences
+and crafted edge cases; ``benchmarks/tokenizer_speed.py`` checked the whole corpus, 5.57M sentences, and gives both
+speeds (docs/speed.md).
 """
 
 from __future__ import annotations
