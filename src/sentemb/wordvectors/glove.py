@@ -115,7 +115,7 @@ def train_glove(
     with w_i; lines 206-224); b_i −= fdiff/√G_b,i, G_b,i += fdiff² (no η, no clipping; lines 227-231); every
     accumulator starts at 1. Two ways to run it (``config.fit``):
 
-    - ``cells`` (CPU): ``glove.c``'s loop itself, one cell after another, compiled with numba (:func:`_fit_cells`),
+    - ``cells`` (CPU): ``glove.c``'s loop itself, one cell after another, compiled with numba (:func:`fit_strata`),
       in ``config.precision`` (glove.c: float64). On ``config.threads`` = T > 1 threads, a stratified schedule
       (DSGD, :mod:`sentemb.wordvectors.glove_inner`): each block of cells is walked in T strata whose T segments
       share no row of w or w̃, one thread a segment, each segment in a seeded random order; the result depends on T
@@ -213,7 +213,7 @@ def _end_of_epoch(epoch: int, epochs: int, mean_cost: float, lr: float, losses: 
 
 def cell_inputs(rows: np.ndarray, cols: np.ndarray, x: np.ndarray, x_max: float, alpha: float
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The cell loop's view of a block of cells (:func:`_fit_cells`).
+    """The cell loop's view of a block of cells (:func:`~sentemb.wordvectors.glove_inner.fit_strata`).
 
     Args:
         rows, cols, x: i, j and X_ij of each cell, shape (n,).
