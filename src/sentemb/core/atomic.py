@@ -88,23 +88,21 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             folder: :data:`WRITE_ERRORS`), naming it; nothing is left behind.
     """
     target = Path(path)
-    tmp = None
-    try:
+    with writing(target):
         target.parent.mkdir(parents=True, exist_ok=True)
         for leftover in _dead_leftovers(target.parent.iterdir(), target.name):
             _remove(leftover)
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}{MARK}{os.getpid()}-", dir=target.parent))
         os.rmdir(tmp)  # a fresh name; the caller makes a file or a directory of it
-        yield tmp
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        os.replace(tmp, target)
-    except BaseException as e:
-        if tmp is not None and (tmp.exists() or tmp.is_symlink()):
-            _remove(tmp)
-        if isinstance(e, OSError) and _is_write_error(e, target):
-            raise SentembError(f"{target}: cannot write it: {e.strerror}") from None
-        raise
+        try:
+            yield tmp
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            os.replace(tmp, target)
+        except BaseException:
+            if tmp.exists() or tmp.is_symlink():
+                _remove(tmp)
+            raise
 
 
 @contextlib.contextmanager
@@ -118,10 +116,7 @@ def writing(path: str | Path) -> Iterator[None]:
     try:
         yield
     except OSError as e:
-        folder = Path(os.path.abspath(path)).parent
-        failed = Path(os.path.abspath(e.filename)) if e.filename is not None else None
-        beside = failed is not None and (failed in (folder, *folder.parents) or failed.parent == folder)
-        if _is_write_error(e, Path(path)) or (e.errno in WRITE_ERRORS and beside):  # scratch files beside it too
+        if _is_write_error(e, Path(path)):
             raise SentembError(f"{path}: cannot write it: {e.strerror}") from None
         raise
 
@@ -132,15 +127,16 @@ forbidden folder."""
 
 
 def _is_write_error(error: OSError, target: Path) -> bool:
-    """Whether ``error`` is the failure to write ``target`` (or its temporary, or a folder on its way), not one of a
-    file the caller reads while it writes."""
+    """Whether ``error`` is the failure to write ``target``: of the target itself, a folder on its way, a file beside
+    it (its temporary, a scratch file) or inside its temporary folder; not one of a file the caller reads while it
+    writes."""
     if error.errno not in WRITE_ERRORS:
         return False
     if error.filename is None or MARK in str(error.filename):
-        return True  # a write or flush of the open temporary, or a file inside a temporary folder
+        return True  # a write or flush of an open file, or a file inside a temporary folder
     written = Path(os.path.abspath(target))
     failed = Path(os.path.abspath(error.filename))
-    return written == failed or written.is_relative_to(failed)
+    return failed == written or failed in written.parents or failed.parent == written.parent
 
 
 @contextlib.contextmanager

@@ -115,20 +115,20 @@ def embed_lines(model: SentenceEncoder, lines: Iterable[str], output: str | Path
     output = Path(output)
     with writing(output):
         output.parent.mkdir(parents=True, exist_ok=True)
-    with writing(output), tempfile.TemporaryFile(dir=output.parent) as rows:  # raw float32 rows, until n is known
-        bar = tqdm(unit="sentence", disable=not progress, mininterval=1, delay=1, desc="embed")
-        for batch in in_batches(lines, batch_size):
-            emb = np.ascontiguousarray(model.encode(batch), dtype=np.float32)
-            dim = emb.shape[1]
-            zero += int((~emb.any(axis=1)).sum())
-            rows.write(emb.tobytes())
-            n += len(batch)
-            bar.update(len(batch))
-        bar.close()
-        if n == 0:
-            raise SentembError("no sentence to embed: the input is empty")
-        rows.seek(0)
-        with atomic_open(output, "wb") as fh:
-            np.lib.format.write_array_header_1_0(fh, {"descr": "<f4", "fortran_order": False, "shape": (n, dim)})
-            shutil.copyfileobj(rows, fh)
+        with tempfile.TemporaryFile(dir=output.parent) as rows:  # raw float32 rows, until n is known
+            bar = tqdm(unit="sentence", disable=not progress, mininterval=1, delay=1, desc="embed")
+            for batch in in_batches(lines, batch_size):
+                emb = np.ascontiguousarray(model.encode(batch), dtype=np.float32)
+                dim = emb.shape[1]
+                zero += int((~emb.any(axis=1)).sum())
+                rows.write(emb.tobytes())
+                n += len(batch)
+                bar.update(len(batch))
+            bar.close()
+            if n == 0:
+                raise SentembError("no sentence to embed: the input is empty")
+            rows.seek(0)
+            with atomic_open(output, "wb") as fh:
+                np.lib.format.write_array_header_1_0(fh, {"descr": "<f4", "fortran_order": False, "shape": (n, dim)})
+                shutil.copyfileobj(rows, fh)
     return n, zero

@@ -75,8 +75,7 @@ class Encoder:
             bar.close()
         out = parts[0] if len(parts) == 1 else np.concatenate(parts)
         if normalize_embeddings:
-            norms = np.linalg.norm(out, axis=1, keepdims=True)
-            out = np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
+            out = unit_rows(out)
         return out[0] if single else out
 
     def similarity(self, a: np.ndarray | str | Sequence[str], b: np.ndarray | str | Sequence[str]) -> np.ndarray:
@@ -89,9 +88,12 @@ class Encoder:
         Returns:
             float32, shape (n, m); 0 where a row is zero.
         """
-        x, y = (np.atleast_2d(self.encode(v) if isinstance(v, str) or (len(v) and isinstance(v[0], str))
-                              else np.asarray(v, dtype=np.float32)) for v in (a, b))
-        nx, ny = np.linalg.norm(x, axis=1, keepdims=True), np.linalg.norm(y, axis=1, keepdims=True)
-        x = np.divide(x, nx, out=np.zeros_like(x), where=nx > 0)
-        y = np.divide(y, ny, out=np.zeros_like(y), where=ny > 0)
+        x, y = (unit_rows(np.atleast_2d(self.encode(v) if isinstance(v, str) or (len(v) and isinstance(v[0], str))
+                                        else np.asarray(v, dtype=np.float32))) for v in (a, b))
         return (x @ y.T).astype(np.float32)
+
+
+def unit_rows(x: np.ndarray) -> np.ndarray:
+    """Each row of ``x`` (n, dim) scaled to unit length, a zero row left zero: a new array of ``x``'s dtype."""
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return np.divide(x, norms, out=np.zeros_like(x), where=norms > 0)
