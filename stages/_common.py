@@ -124,8 +124,9 @@ def run(main: Callable[..., object]) -> None:
         logging.getLogger("gensim").setLevel(logging.WARNING)
     parameters = inspect.signature(main).parameters.values()
     names = [p.name.upper() + (" [...]" if p.kind is p.VAR_POSITIONAL else "") for p in parameters]
-    given, fixed = len(sys.argv) - 1, sum(p.kind is not p.VAR_POSITIONAL for p in parameters)
-    if given < len(names) if len(names) > fixed else given != fixed:
+    variadic = any(p.kind is p.VAR_POSITIONAL for p in parameters)  # main(*names): one name or more
+    fixed, given = len(names) - variadic, len(sys.argv) - 1
+    if given < fixed + variadic or (given > fixed and not variadic):
         print(f"error: usage: python {sys.argv[0]} {' '.join(names)}".rstrip(), file=sys.stderr)
         sys.exit(2)
     exit_with_parent(_PARENT)  # `dvc repro` killed: this stage gets SIGTERM, cleans up and writes nothing after it

@@ -511,6 +511,8 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     proj = make_project(tmp_path, shared)
     usage, nws = _stages(proj, ("stages/siamese_cbow.py",), ("stages/nws.py", "skip_thought"))
     assert usage.returncode == 2 and usage.stderr.strip() == "error: usage: python stages/siamese_cbow.py NAME"
+    usage = _stages(proj, ("stages/word2vec.py",))[0]  # a stage of one name or more, given none
+    assert usage.returncode == 2 and usage.stderr.strip() == "error: usage: python stages/word2vec.py NAMES [...]"
     assert nws.returncode == 1
     assert nws.stderr.strip().startswith("error: unknown model 'skip_thought': Neural Word Salience models are named "
                                          "VECTORS-nws")
