@@ -92,10 +92,13 @@ class Vocabulary:
                 counts.append(int(parts[1]))
         if not words:
             raise SentembError(f"{p}: empty vocabulary file")
-        if len(set(words)) != len(words):
-            line, first, word = first_duplicate(words)
-            raise SentembError(f"{p}:{line}: duplicate word {word!r} (first on line {first})")
-        return cls(words, np.array(counts, dtype=np.int64))
+        try:
+            return cls(words, np.array(counts, dtype=np.int64))
+        except SentembError:  # a word twice: named with the file's lines (the index is built once, here)
+            if (duplicate := first_duplicate(words)) is None:
+                raise
+            line, first, word = duplicate
+            raise SentembError(f"{p}:{line}: duplicate word {word!r} (first on line {first})") from None
 
 
 def first_duplicate(words: list[str]) -> tuple[int, int, str] | None:
