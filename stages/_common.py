@@ -23,7 +23,10 @@ def _quit_while_importing(signum: int, frame) -> None:
 
 for _signal in (signal.SIGINT, signal.SIGTERM):  # first thing: every stage script imports this module first
     signal.signal(_signal, _quit_while_importing)
-_PARENT = os.getppid()  # the process that started the stage (`dvc repro`): its death stops the stage (run)
+from sentemb.core.runtime.lifetime import exit_with_parent, lineage
+
+_LINEAGE = lineage()  # the process that started the stage (`dvc repro`, or the shell it runs the command in, and its
+#                       parent): the death of `dvc repro` stops the stage (run)
 
 import gc
 import inspect
@@ -37,7 +40,6 @@ import yaml
 from sentemb.core.atomic import read_json, sweep_leftovers, write_json
 from sentemb.core.config import Schema, validate
 from sentemb.core.errors import SentembError, exit_on_error
-from sentemb.core.runtime.lifetime import exit_with_parent
 from sentemb.core.text import TextConfig, text_config
 
 PARAMS = Path("params.yaml")
@@ -129,7 +131,7 @@ def run(main: Callable[..., object]) -> None:
     if given < fixed + variadic or (given > fixed and not variadic):
         print(f"error: usage: python {sys.argv[0]} {' '.join(names)}".rstrip(), file=sys.stderr)
         sys.exit(2)
-    exit_with_parent(_PARENT)  # `dvc repro` killed: this stage gets SIGTERM, cleans up and writes nothing after it
+    exit_with_parent(*_LINEAGE)  # `dvc repro` killed: this stage gets SIGTERM, cleans up and writes nothing after it
     sweep_leftovers(*OUTPUTS)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # KeyboardInterrupt: the clean-up runs
     exit_on_error(lambda: main(*sys.argv[1:]))
