@@ -568,6 +568,17 @@ def test_training_learns_synonyms_and_keeps_the_best_checkpoint(tmp_path, sparse
     assert after * 100 == pytest.approx(stats["selected"]["STS16"], abs=1e-3)  # the selected state is loaded
 
 
+def test_a_diverging_run_stops_in_one_line_naming_the_step(tmp_path):
+    """A learning rate far too high: training stops at the step whose loss is no longer finite, writing no log."""
+    torch.manual_seed(0)
+    cfg = training("gran", epochs=2, batch_size=20, lr=1e30)
+    with pytest.raises(SentembError, match=r"^paraphrastic training: training diverged: mean loss nan at step \d+ "
+                                           r"\(lower the learning rate or set grad_clip\)$"):
+        train_paraphrastic(build("gran", _vectors(20, 8), sparse=True), _toy_pairs(), cfg, lambda e: {"STS16": 0.0},
+                           log_path=tmp_path / "log.csv")
+    assert not (tmp_path / "log.csv").exists()
+
+
 @pytest.mark.parametrize("encoder, args", [("gran", {}), ("gran", {"variant": 4}), ("lstmavg", {})],
                          ids=["gran", "gran-4", "lstmavg"])
 def test_bfloat16_products_stay_close_to_float32_and_only_in_training(encoder, args):

@@ -560,3 +560,65 @@ def test_torch_sqrt_on_two_threads_is_the_one_thread_root_after_settle_sqrt():
     for _ in range(8):
         res = subprocess.run([sys.executable, "-c", SQRT_ON_TWO_THREADS], capture_output=True, text=True, check=True)
         assert res.stdout.strip() == "0", res.stdout + res.stderr
+
+
+# --- the training skeleton (sentemb.core.training) ------------------------------------------------------------------
+
+
+def _skeleton_run(tmp_path, losses, schedule, log=True):
+    """train_loop over batches whose step returns the given losses in turn, a row at each record."""
+    from sentemb.core.training import train_loop
+
+    it = iter(losses)
+
+    def batches(epoch):
+        for b in range(schedule.steps_per_epoch):
+            yield epoch + (b + 1) / schedule.steps_per_epoch, 1, (epoch, b)
+
+    return train_loop(batches, lambda batch: next(it), schedule,
+                      lambda at, position, loss: {"step": at, "epoch": position, "loss": loss},
+                      what="toy training", log_path=tmp_path / "log.csv" if log else None, progress=False)
+
+
+def test_the_skeleton_makes_rows_on_its_schedule_and_writes_them(tmp_path):
+    """Rows every record_every steps of the run and after the last; per_epoch: counted from each epoch's start and at
+    each epoch's end; each row's loss the mean of its steps (floats and tensors alike); the CSV holds the rows."""
+    from sentemb.core.training import Schedule
+
+    run = _skeleton_run(tmp_path, [float(i) for i in range(10)], Schedule(2, 5, 3))
+    assert [(r["step"], r["loss"]) for r in run.rows] == [(3, 1.0), (6, 4.0), (9, 7.0), (10, 9.0)]
+    assert run.steps == 10 and run.last_loss == 9.0 and 0 <= run.train_seconds <= run.seconds
+    assert (tmp_path / "log.csv").read_text().splitlines()[:2] == ["step,epoch,loss", "3,0.6,1.0"]
+    run = _skeleton_run(tmp_path, [torch.tensor(float(i)) for i in range(10)], Schedule(2, 5, 3, per_epoch=True),
+                        log=False)
+    assert [(r["step"], r["epoch"], r["loss"]) for r in run.rows] == [(3, 0.6, 1.0), (5, 1.0, 3.5), (8, 1.6, 6.0),
+                                                                       (10, 2.0, 8.5)]
+
+
+@pytest.mark.parametrize("as_tensor", [False, True])
+def test_the_skeleton_stops_a_diverged_run_naming_the_step(tmp_path, as_tensor):
+    """A float loss that is not finite stops the run at its step; a tensor's (summed on its device) at the next row;
+    either in one line naming the trainer and the step, with no log written."""
+    from sentemb.core.training import Schedule
+
+    losses = [1.0, 2.0, float("nan"), 1.0, 1.0, 1.0]
+    with pytest.raises(SentembError, match=r"^toy training: training diverged: mean loss nan at step " +
+                       ("4" if as_tensor else "3")):
+        _skeleton_run(tmp_path, [torch.tensor(x) for x in losses] if as_tensor else losses, Schedule(1, 6, 2))
+    assert not (tmp_path / "log.csv").exists()
+
+
+def test_the_best_checkpoint_is_restored_on_the_cpu():
+    """Model selection keeps the best-scoring checkpoint's parameters (a tie keeps the earlier one), restores them."""
+    from sentemb.core.training import BestCheckpoint
+
+    module = torch.nn.Linear(2, 1)
+    best = BestCheckpoint(module)
+    with pytest.raises(SentembError, match="no checkpoint"):
+        best.restore()
+    for score, value in [(1.0, 1.0), (3.0, 3.0), (3.0, 4.0), (2.0, 2.0)]:
+        torch.nn.init.constant_(module.weight, value)
+        best.offer(score, {"score": score, "value": value})
+    assert best.restore() == {"score": 3.0, "value": 3.0}
+    assert module.weight.detach().tolist() == [[3.0, 3.0]]
+

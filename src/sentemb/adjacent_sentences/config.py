@@ -11,6 +11,7 @@ import numpy as np
 from pydantic import Field, PositiveFloat, PositiveInt, model_validator
 
 from sentemb.core.config import Device, Schema, Seed
+from sentemb.core.errors import SentembError
 from sentemb.core.optim import OptimizerName
 
 
@@ -75,3 +76,26 @@ class AdjacentSentenceConfig(Schema):
             steps = np.arange(total, dtype=np.float64)
             return self.sgd_lr_sum / float(np.maximum(1.0 - steps / horizon, floor).sum()), factor
         return self.lr, factor
+
+    def takes_fused_step(self, optimizer: str, device_type: str, processes: int, key: str,
+                         devices: tuple[str, ...] = ("cpu",)) -> bool:
+        """Whether a trainer takes its family's fused step (``fit: fused``; ``auto``: where it applies) rather than
+        torch's autograd. A fused step implements one optimiser in one process, on the devices it was written for.
+
+        Args:
+            optimizer: the optimiser the family's fused step implements (``"sgd"``, ``"adagrad"``).
+            device_type: where the run trains (``"cpu"``, ``"cuda"``).
+            processes: the data-parallel processes of the run.
+            key: the params section named in errors (``model``, ``nws``).
+            devices: the device types the family's fused step runs on.
+
+        Raises:
+            SentembError: ``fit: fused`` asked for with another optimiser or device, or several processes.
+        """
+        possible = self.optimizer == optimizer and device_type in devices and processes == 1
+        if self.fit == "fused" and not possible:
+            where = " or ".join({"cpu": "the CPU", "cuda": "a GPU"}.get(d, d) for d in devices)
+            raise SentembError(f"{key}.fit: the fused fit is optimizer {optimizer!r} on {where} in one "
+                               f"process (optimizer {self.optimizer!r}, device {device_type}, {processes} processes); "
+                               "use fit: torch or auto")
+        return self.fit == "fused" or (self.fit == "auto" and possible)

@@ -1,27 +1,26 @@
-"""The adjacent-sentence training loop shared by Siamese CBOW (Kenter et al. 2016) and Neural Word Salience (Bollegala
-et al.): device, batching, negatives, learning-rate schedule, progress, loss log and throughput.
+"""Adjacent-sentence training, shared by Siamese CBOW (Kenter et al. 2016) and Neural Word Salience (Bollegala et
+al.): the batches of (centre, previous, next, negatives) tuples, the learning-rate schedule and the two kinds of step,
+run by the training skeleton (:func:`sentemb.core.training.train_loop`).
 
-:func:`train_adjacent_sentences` trains any encoder that maps a :class:`~.batch.TokenBatch` to (batch, dim) on
-(centre, previous, next, negatives) tuples of a :class:`~sentemb.core.data.corpus.TokenCorpus` with
-:func:`~.loss.adjacent_sentence_loss`, by torch's autograd and an optimiser of the registry
-(:mod:`sentemb.core.optim`), or by a family's compiled step (:class:`FusedStep`). The encoders and the compiled steps
-live with their families (:mod:`sentemb.siamese_cbow`, :mod:`sentemb.salience`).
+:func:`train_adjacent_sentences` trains any encoder that maps a :class:`~.batch.TokenBatch` to (batch, dim) on the
+tuples of a :class:`~sentemb.core.data.corpus.TokenCorpus` with :func:`~.loss.adjacent_sentence_loss`, by torch's
+autograd and an optimiser of the registry (:class:`AutogradStep`), or by a family's fused step (:class:`FusedStep`,
+run by :class:`ScheduledFusedStep`). Each family chooses its step in one place (:mod:`sentemb.siamese_cbow.train`,
+:mod:`sentemb.salience.train`), where its encoders and fused steps live.
 """
 
 from __future__ import annotations
 
-import csv
 import logging
 import math
-import time
-from collections.abc import Callable
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 import torch
 from torch import nn
-from tqdm.auto import tqdm
 
 from sentemb.adjacent_sentences.batch import TokenBatch
 from sentemb.adjacent_sentences.config import AdjacentSentenceConfig
@@ -33,20 +32,21 @@ from sentemb.adjacent_sentences.sampling import (
     training_tuples,
     tuple_roles,
 )
-from sentemb.core.atomic import atomic_open
 from sentemb.core.data.corpus import TokenCorpus
 from sentemb.core.errors import SentembError
 from sentemb.core.optim import build_optimizers
 from sentemb.core.runtime.distributed import world
 from sentemb.core.runtime.threads import settle_sqrt
+from sentemb.core.training import Schedule, train_loop
 
 log = logging.getLogger(__name__)
 
 
 class FusedStep(Protocol):
-    """A family's compiled training step (:class:`sentemb.siamese_cbow.fused.FusedSGD`,
-    :class:`sentemb.salience.fused.FusedAdagrad`): one batch's forward, backward and optimiser update of the
-    encoder's parameters in place, with the arithmetic of torch's path."""
+    """A family's fused training step (:class:`sentemb.siamese_cbow.fused.FusedSGD`,
+    :class:`sentemb.salience.fused.FusedAdagrad`, :class:`sentemb.siamese_cbow.fused_torch.TorchFusedSGD`): one
+    batch's forward, backward and optimiser update of the encoder's parameters in place, with the arithmetic of torch's
+    path."""
 
     def __call__(self, tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_centre: int, lr: float,
                  negatives: np.ndarray | None) -> float:
@@ -57,34 +57,154 @@ class FusedStep(Protocol):
         ...
 
 
-def uses_fused_step(config: AdjacentSentenceConfig, device: torch.device, optimizer: str, key: str) -> bool:
-    """Whether a trainer takes its compiled step (``fit: fused``; ``auto``: when it can) rather than torch's autograd.
-
-    A compiled step implements one optimiser on the CPU in one process.
-
-    Args:
-        config: the run's settings (``fit``, ``optimizer``).
-        device: where the run trains.
-        optimizer: the one optimiser the family's compiled step implements (``"sgd"``, ``"adagrad"``).
-        key: the params section named in errors (``model``, ``nws``).
-
-    Raises:
-        SentembError: ``fit: fused`` asked for with another optimiser, a GPU or several processes.
-    """
-    processes = world()[1]
-    possible = config.optimizer == optimizer and device.type == "cpu" and processes == 1
-    if config.fit == "fused" and not possible:
-        raise SentembError(f"{key}.fit: the fused fit is optimizer {optimizer!r} on the CPU in one process (optimizer "
-                           f"{config.optimizer!r}, device {device}, {processes} processes); use fit: torch or auto")
-    return config.fit == "fused" or (config.fit == "auto" and possible)
-
-
 def _dense_and_sparse(encoder: nn.Module) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
     """The encoder's trainable parameters: those with dense gradients, and the weights of its sparse embeddings."""
     sparse = [m.weight for m in encoder.modules() if isinstance(m, nn.Embedding | nn.EmbeddingBag) and m.sparse]
     ids = {id(p) for p in sparse}
     dense = [p for p in encoder.parameters() if p.requires_grad and id(p) not in ids]
     return dense, [p for p in sparse if p.requires_grad]
+
+
+@dataclass
+class AdjacentBatch:
+    """One step's sentences.
+
+    Attributes:
+        sentences: int64, the sentence indices to encode: [centres, previous, next, negatives …] (each block of
+            ``centres`` entries), or, with in-batch negatives in one process, [centres, previous, next] alone.
+        centres: B, the centres this process trains on.
+        negative_rows: int64 (n, B), each centre's negatives as rows of ``sentences`` (in-batch negatives in one
+            process); ``None``: the negatives follow the next sentences.
+        share: this process's share of the batch's centres × the processes (1.0 in one process).
+    """
+
+    sentences: np.ndarray
+    centres: int
+    negative_rows: np.ndarray | None
+    share: float = 1.0
+
+
+class AdjacentBatches:
+    """The batches of a run, epoch by epoch (``batches(epoch)`` for :func:`~sentemb.core.training.train_loop`).
+
+    Centres come in a seeded random order each epoch; their negatives are drawn from the corpus
+    (:func:`~.sampling.corpus_negatives`) or from the batch (:func:`~.sampling.in_batch_negatives`). Under torchrun
+    every process draws the same batches and takes its share of their centres. Counts what it hands out: centre
+    sentences, their words, and the words encoded.
+    """
+
+    def __init__(self, corpus: TokenCorpus, config: AdjacentSentenceConfig, rank: int, world_size: int):
+        self.corpus, self.config, self.rank, self.world_size = corpus, config, rank, world_size
+        self.rng = np.random.default_rng(config.seed)
+        self.centres, self.candidates = training_tuples(corpus)
+        self.in_batch = config.negatives == "batch"
+        self.roles = tuple_roles(corpus, self.centres) if self.in_batch else None
+        self.per_epoch = math.ceil(len(self.centres) / config.batch_size)
+        self.smallest = max(2, world_size) if self.in_batch else world_size  # a smaller last batch is skipped
+        last = len(self.centres) - (self.per_epoch - 1) * config.batch_size
+        self.steps_per_epoch = self.per_epoch - (last < self.smallest)
+        self.sentences = self.words = self.encoded = 0
+
+    def __call__(self, epoch: int) -> Iterator[tuple[float, int, AdjacentBatch]]:
+        """``(position, centres, batch)`` for each step of ``epoch``."""
+        config, lengths = self.config, self.corpus.lengths
+        order = self.rng.permutation(self.centres)
+        for b in range(self.per_epoch):
+            c = order[b * config.batch_size : (b + 1) * config.batch_size]
+            neg_rows = None
+            if self.in_batch:
+                if len(c) < self.smallest:  # a last batch of one centre has no other tuple to draw from
+                    continue
+                sentences = np.concatenate([c, c - 1, c + 1])
+                neg_rows = in_batch_negatives(sentences, self.roles, config.neg, self.rng)
+                neg = sentences[neg_rows]
+            else:
+                neg = corpus_negatives(self.candidates, config.neg, len(c), self.rng)
+                if len(c) < self.smallest:  # a last batch too small to share: every process skips it alike
+                    continue
+            size = len(c)  # the whole batch, whatever share of it this process encodes
+            encode_once = neg_rows is not None and self.world_size == 1  # negatives are rows of the batch's own
+            encoded = sentences if encode_once else np.concatenate([c, c - 1, c + 1, neg.ravel()])
+            self.sentences += size
+            self.words += int(lengths[c].sum())
+            self.encoded += int(np.minimum(lengths[encoded], config.max_length or np.iinfo(np.int64).max).sum())
+            if encode_once:
+                batch = AdjacentBatch(encoded, size, neg_rows)
+            elif self.world_size == 1:
+                batch = AdjacentBatch(encoded, size, None)
+            else:  # this process's share of the batch's centres, with their negatives
+                part = np.array_split(np.arange(size), self.world_size)[self.rank]
+                c, neg = c[part], neg[:, part]
+                batch = AdjacentBatch(np.concatenate([c, c - 1, c + 1, neg.ravel()]), len(c), None,
+                                      len(part) * self.world_size / size)
+            yield epoch + (b + 1) / self.per_epoch, size, batch
+
+
+class _LearningRate:
+    """lr_t = lr₀ · factor(t) at the t-th step (:meth:`AdjacentSentenceConfig.schedule`), and Σ_t lr_t so far."""
+
+    def __init__(self, config: AdjacentSentenceConfig, batches_per_epoch: int):
+        self.lr0, self.factor = config.schedule(batches_per_epoch)
+        self.taken, self.lr_sum = 0, 0.0
+
+    def next(self) -> float:
+        lr = self.lr0 * self.factor(self.taken)
+        self.taken += 1
+        self.lr_sum += lr
+        return lr
+
+    @property
+    def now(self) -> float:
+        """The rate of the next step."""
+        return self.lr0 * self.factor(self.taken)
+
+
+class ScheduledFusedStep(_LearningRate):
+    """A family's :class:`FusedStep` at the run's learning rates, reading the sentences from the corpus in place."""
+
+    def __init__(self, fused: FusedStep, corpus: TokenCorpus, config: AdjacentSentenceConfig, batches_per_epoch: int):
+        super().__init__(config, batches_per_epoch)
+        self.fused, self.max_length = fused, config.max_length
+        self.tokens = np.asarray(corpus.token_ids)  # plain views of the memory maps, for a compiled step
+        self.starts = np.asarray(corpus.offsets, dtype=np.int64)
+
+    def __call__(self, batch: AdjacentBatch) -> torch.Tensor:
+        starts = self.starts[batch.sentences]
+        kept = self.starts[batch.sentences + 1] - starts
+        if self.max_length is not None:
+            np.minimum(kept, self.max_length, out=kept)
+        loss = self.fused(self.tokens, starts, kept, batch.centres, self.next(), batch.negative_rows)
+        return torch.tensor(loss, dtype=torch.float32)  # summed as torch's path sums its losses
+
+
+class AutogradStep(_LearningRate):
+    """torch's forward, :func:`~.loss.adjacent_sentence_loss`, backward and the optimisers of the registry
+    (:func:`sentemb.core.optim.build_optimizers`: the sparse embeddings' and the dense parameters')."""
+
+    def __init__(self, encoder: nn.Module, model: nn.Module, corpus: TokenCorpus, config: AdjacentSentenceConfig,
+                 similarity: str, device: torch.device, batches_per_epoch: int):
+        super().__init__(config, batches_per_epoch)
+        self.model, self.corpus, self.similarity, self.device = model, corpus, similarity, device
+        self.max_length, self.k = config.max_length, 2 + config.neg
+        self.optimizers = build_optimizers(config.optimizer, *_dense_and_sparse(encoder), self.lr0)
+
+    def __call__(self, batch: AdjacentBatch) -> torch.Tensor:
+        lr, bsz = self.next(), batch.centres
+        ids, offsets = self.corpus.gather(batch.sentences, self.max_length)
+        emb = self.model(TokenBatch.from_numpy(ids, offsets, self.device))
+        if batch.negative_rows is not None:  # autograd sums a sentence's gradient over the centres that name it
+            cands = emb[torch.from_numpy(candidate_rows(bsz, batch.negative_rows)).to(self.device)]
+        else:
+            cands = emb[bsz:].view(self.k, bsz, -1).transpose(0, 1)
+        loss = adjacent_sentence_loss(emb[:bsz], cands, n_positive=2, similarity=self.similarity) * batch.share
+        for opt in self.optimizers:
+            for group in opt.param_groups:
+                group["lr"] = lr
+            opt.zero_grad(set_to_none=True)
+        loss.backward()
+        for opt in self.optimizers:
+            opt.step()
+        return loss.detach()
 
 
 def train_adjacent_sentences(
@@ -95,8 +215,6 @@ def train_adjacent_sentences(
     device: torch.device,
     log_path: str | Path | None = None,
     progress: bool = True,
-    checkpoint: Callable[[int, nn.Module], None] | None = None,
-    checkpoint_every: int | None = None,
     step_function: FusedStep | None = None,
 ) -> dict:
     """Train ``encoder`` to predict each sentence's neighbours among random sentences (Kenter et al. 2016 §2).
@@ -104,7 +222,8 @@ def train_adjacent_sentences(
     For each centre sentence s_i: S+ = {s_{i−1}, s_{i+1}} (same document), S− = ``config.neg`` sentences drawn
     uniformly from the non-empty sentences of the corpus (not de-duplicated against S+, as the authors' code), or,
     with ``config.negatives == "batch"``, from the batch's other tuples (:func:`~.sampling.in_batch_negatives`; a last
-    batch of a single centre is skipped). Centres are visited in a seeded random order each epoch.
+    batch of a single centre is skipped). Centres are visited in a seeded random order each epoch
+    (:class:`AdjacentBatches`).
 
     Under ``torchrun`` (a process group up, :func:`sentemb.core.runtime.distributed.init_distributed`) the encoder is
     wrapped in ``DistributedDataParallel``. Every process draws the same centres and negatives (the same seed) and
@@ -121,11 +240,8 @@ def train_adjacent_sentences(
         device: where to train (this process's own GPU under torchrun).
         log_path: CSV file for the loss log (``step,epoch,sentences,loss,lr``), written atomically at the end.
         progress: show a tqdm bar in sentences/s.
-        checkpoint: called as ``checkpoint(step, encoder)`` before the first batch, every ``checkpoint_every``
-            batches and after the last (e.g. to score the model during training); its time is not counted in the
-            throughput.
-        step_function: the family's compiled step (:class:`FusedStep`) instead of torch's forward, backward and
-            optimiser, matched by the caller to ``config.optimizer``: the same tuples, learning rates and arithmetic.
+        step_function: the family's fused step (:class:`FusedStep`) instead of torch's forward, backward and
+            optimiser, matched by the family to ``config.optimizer``: the same tuples, learning rates and arithmetic.
 
     Returns:
         Training statistics: tuples, batches, wall seconds, centre sentences/s, corpus words/s (tokens of the
@@ -133,150 +249,46 @@ def train_adjacent_sentences(
         learning rate and Σ_t lr_t over the run (the training amount).
 
     Raises:
-        SentembError: an empty corpus, or a loss that is no longer finite.
+        SentembError: an empty corpus, a fused step under torchrun, or a loss that is no longer finite.
     """
     rank, world_size = world()
     settle_sqrt()  # the optimisers' square roots, the same on several threads (sentemb.core.runtime.threads)
     torch.manual_seed(config.seed)
-    rng = np.random.default_rng(config.seed)
-    centres, candidates = training_tuples(corpus)
-    in_batch = config.negatives == "batch"
-    roles = tuple_roles(corpus, centres) if in_batch else None
+    batches = AdjacentBatches(corpus, config, rank, world_size)
     encoder.to(device).train()
-    model = encoder
-    if world_size > 1:
-        if step_function is not None:
+    if step_function is not None:
+        if world_size > 1:
             raise SentembError("the fused step runs in one process; under torchrun use the torch fit")
-        model = nn.parallel.DistributedDataParallel(encoder, device_ids=[device] if device.type == "cuda" else None)
-    batches_per_epoch = math.ceil(len(centres) / config.batch_size)
-    smallest = max(2, world_size) if in_batch else world_size  # a smaller last batch is skipped (below)
-    last_batch = len(centres) - (batches_per_epoch - 1) * config.batch_size
-    total = (batches_per_epoch - (last_batch < smallest)) * config.epochs  # the steps taken
-    lr0, factor = config.schedule(batches_per_epoch)
-    optimizers = build_optimizers(config.optimizer, *_dense_and_sparse(encoder), lr0)
-    schedules = [torch.optim.lr_scheduler.LambdaLR(opt, factor) for opt in optimizers]
-    first_group = optimizers[0].param_groups[0]
-    lr_sum = 0.0
-    lengths = corpus.lengths
-    tokens = np.asarray(corpus.token_ids)  # plain views of the memory maps, for a compiled step function
-    sentence_starts = np.asarray(corpus.offsets, dtype=np.int64)
-    k = 2 + config.neg
-    rows: list[dict] = []
-    window_loss, window_n = torch.zeros((), device=device), 0  # summed on the device: no sync per batch
-    n_sent = n_words = n_encoded = 0
-    last_loss = float("nan")
-    bar = tqdm(total=len(centres) * config.epochs, unit="sent", unit_scale=True, disable=not progress or rank > 0,
-               desc="train", mininterval=2.0)
-    paused = 0.0
+        step: ScheduledFusedStep | AutogradStep = ScheduledFusedStep(step_function, corpus, config, batches.per_epoch)
+    else:
+        model = encoder if world_size == 1 else nn.parallel.DistributedDataParallel(
+            encoder, device_ids=[device] if device.type == "cuda" else None)
+        step = AutogradStep(encoder, model, corpus, config, similarity, device, batches.per_epoch)
 
-    def _checkpoint(at: int) -> None:
-        nonlocal paused
-        if checkpoint is None:
-            return
-        t = time.perf_counter()
-        encoder.eval()
-        with torch.no_grad():
-            checkpoint(at, encoder)
-        encoder.train()
-        paused += time.perf_counter() - t
+    def record(at: int, position: float, loss: float) -> dict:
+        return {"step": at, "epoch": position, "sentences": batches.sentences, "loss": round(loss, 6),
+                "lr": step.now}
 
-    t0 = time.perf_counter()
-    step = 0
-    _checkpoint(0)
-    for epoch in range(config.epochs):
-        order = rng.permutation(centres)
-        for b in range(batches_per_epoch):
-            c = order[b * config.batch_size : (b + 1) * config.batch_size]
-            if in_batch:
-                if len(c) < smallest:  # a last batch of one centre has no other tuple to draw from
-                    continue
-                sentences = np.concatenate([c, c - 1, c + 1])
-                neg_rows = in_batch_negatives(sentences, roles, config.neg, rng)
-                if world_size > 1:  # their sentence indices, for a process's share
-                    neg = sentences[neg_rows]
-            else:
-                neg = corpus_negatives(candidates, config.neg, len(c), rng)
-                if len(c) < smallest:  # a last batch too small to share: every process skips it alike
-                    continue
-            n_sent += len(c)  # the whole batch, whatever share of it this process encodes
-            n_words += int(lengths[c].sum())
-            bar.update(len(c))
-            share = 1.0
-            if world_size > 1:  # this process's share of the batch's centres, with their negatives
-                n_encoded += int(np.minimum(lengths[np.concatenate([c, c - 1, c + 1, neg.ravel()])],
-                                            config.max_length or np.iinfo(np.int64).max).sum())
-                part = np.array_split(np.arange(len(c)), world_size)[rank]
-                share = len(part) * world_size / len(c)
-                c, neg = c[part], neg[:, part]
-            bsz = len(c)
-            encode_once = in_batch and world_size == 1  # the negatives are rows of the batch's own sentences
-            idx = sentences if encode_once else np.concatenate([c, c - 1, c + 1, neg.ravel()])
-            if step_function is not None:  # it reads the sentences from the corpus in place
-                starts = sentence_starts[idx]
-                kept = sentence_starts[idx + 1] - starts
-                if config.max_length is not None:
-                    np.minimum(kept, config.max_length, out=kept)
-                n_encoded += int(kept.sum())
-                lr = lr0 * factor(step)
-                loss = step_function(tokens, starts, kept, bsz, lr, neg_rows if encode_once else None)
-                lr_sum += lr
-            else:
-                ids, offsets = corpus.gather(idx, config.max_length)
-                if world_size == 1:
-                    n_encoded += len(ids)
-                emb = model(TokenBatch.from_numpy(ids, offsets, device))
-                center = emb[:bsz]
-                if encode_once:  # autograd sums a sentence's gradient over the centres that name it
-                    cands = emb[torch.from_numpy(candidate_rows(bsz, neg_rows)).to(device)]
-                else:
-                    cands = emb[bsz:].view(k, bsz, -1).transpose(0, 1)
-                loss = adjacent_sentence_loss(center, cands, n_positive=2, similarity=similarity) * share
-                for opt in optimizers:
-                    opt.zero_grad(set_to_none=True)
-                loss.backward()
-                lr_sum += first_group["lr"]
-                for opt, schedule in zip(optimizers, schedules, strict=True):
-                    opt.step()
-                    schedule.step()
-                loss = loss.detach()
-            step += 1
-            window_loss += loss
-            window_n += 1
-            if step % config.log_every == 0 or step == total:
-                if world_size > 1:  # Σ_ranks share × local mean = world × the batch's mean
-                    torch.distributed.all_reduce(window_loss)
-                    window_loss /= world_size
-                last_loss = float(window_loss) / window_n
-                if not math.isfinite(last_loss):
-                    raise SentembError(f"training diverged: mean loss {last_loss} before step {step} (lower the "
-                                       "learning rate, lr)")
-                rows.append({"step": step, "epoch": epoch + (b + 1) / batches_per_epoch, "sentences": n_sent,
-                             "loss": round(last_loss, 6),
-                             "lr": lr0 * factor(step) if step_function is not None else first_group["lr"]})
-                bar.set_postfix(loss=f"{last_loss:.4f}")
-                window_loss, window_n = torch.zeros((), device=device), 0
-            if checkpoint_every and step % checkpoint_every == 0 and step != total:
-                _checkpoint(step)
-    _checkpoint(step)
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    wall = time.perf_counter() - t0 - paused
-    bar.close()
-    if log_path is not None and rank == 0:
-        with atomic_open(log_path, newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=["step", "epoch", "sentences", "loss", "lr"])
-            w.writeheader()
-            w.writerows(rows)
+    def mean_over_processes(window: torch.Tensor) -> torch.Tensor:  # Σ_ranks share × local mean = world × the mean
+        torch.distributed.all_reduce(window)
+        return window / world_size
+
+    run = train_loop(batches, step, Schedule(config.epochs, batches.steps_per_epoch, config.log_every), record,
+                     what="adjacent-sentence training", log_path=log_path if rank == 0 else None,
+                     progress=progress and rank == 0, total=len(batches.centres) * config.epochs, unit="sent",
+                     reduce=mean_over_processes if world_size > 1 else None,
+                     synchronize=torch.cuda.synchronize if device.type == "cuda" else None)
+    wall = run.train_seconds
     return {
         "device": str(device) + (f" × {world_size} processes" if world_size > 1 else ""),
-        "tuples": len(centres),
-        "batches": step,
+        "tuples": len(batches.centres),
+        "batches": run.steps,
         "wall_seconds": round(wall, 1),
-        "sentences_per_second": round(n_sent / wall),
-        "corpus_words_per_second": round(n_words / wall),
-        "encoded_words_per_second": round(n_encoded / wall),
-        "final_loss": round(last_loss, 6),
-        "lr_initial": lr0,
-        "lr_sum": round(lr_sum, 4),
+        "sentences_per_second": round(batches.sentences / wall),
+        "corpus_words_per_second": round(batches.words / wall),
+        "encoded_words_per_second": round(batches.encoded / wall),
+        "final_loss": round(run.last_loss, 6),
+        "lr_initial": step.lr0,
+        "lr_sum": round(step.lr_sum, 4),
         "config": config.model_dump(),
     }

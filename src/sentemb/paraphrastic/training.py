@@ -33,20 +33,16 @@ composition parameters, and reads the rest from the word-vector model it started
 
 from __future__ import annotations
 
-import csv
 import logging
 import math
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
-from tqdm.auto import tqdm
 
-from sentemb.core.atomic import atomic_open
 from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.correlation import correlations
 from sentemb.core.evaluation.cosine import cosine_scores
@@ -56,6 +52,7 @@ from sentemb.core.optim import build_optimizers
 from sentemb.core.runtime.device import resolve_device
 from sentemb.core.runtime.distributed import local_device, world
 from sentemb.core.runtime.threads import settle_sqrt
+from sentemb.core.training import BestCheckpoint, Schedule, train_loop
 from sentemb.paraphrastic.composition import CompositionEncoder, PaddedBatch, encode_ids
 from sentemb.paraphrastic.config import ParaphrasticConfig
 
@@ -179,7 +176,6 @@ def train_paraphrastic(
     if encoder.embedding.sparse != config.sparse_embeddings:
         raise SentembError(f"paraphrastic training: sparse_embeddings is {config.sparse_embeddings} but the "
                            f"encoder's embedding has sparse={encoder.embedding.sparse}")
-    select_key = config.select
     device = local_device(resolve_device(config.device))
     rank, processes = world()
     settle_sqrt()  # Adam's and SparseAdam's square roots, the same on several threads (sentemb.core.runtime.threads)
@@ -187,102 +183,122 @@ def train_paraphrastic(
         raise SentembError("paraphrastic training under torchrun on GPUs: NCCL cannot all-reduce sparse gradients; "
                            "set sparse_embeddings: false")
     torch.manual_seed(config.seed)
-    rng = np.random.default_rng(config.seed)
-    # one stream for the order of pairs (the same in every process), one for scrambling (each process its own)
-    scramble_rng = rng if processes == 1 else np.random.default_rng([config.seed, rank])
-    # MIX's and RAND's draws, on the CPU whatever the device (as dropout's: composition.dropout_multipliers), so a GPU
-    # run draws the numbers a CPU run draws and the two train the same model up to float rounding
-    generator = torch.Generator().manual_seed(config.seed + rank)
     encoder.to(device)
-    model = encoder
-    if processes > 1:
-        model = torch.nn.parallel.DistributedDataParallel(
-            encoder, device_ids=[device] if device.type == "cuda" else None)
-    initial = encoder.embedding.weight.detach().clone()
-    composition = encoder.composition_parameters()
-    params = list(encoder.parameters())
-    embedding = [encoder.embedding.weight]
-    optimizers = (build_optimizers(config.optimizer, composition, embedding, config.lr) if config.sparse_embeddings
-                  else build_optimizers(config.optimizer, embedding + composition, [], config.lr))
-    n = len(pairs)
-    batches = math.ceil(n / config.batch_size) // processes  # under torchrun: whole rounds of one batch a process
-    if batches == 0:
-        raise SentembError(f"paraphrastic training: {n} pairs make fewer batches of {config.batch_size} than the "
-                           f"{processes} processes")
-    every = max(1, math.ceil(batches / config.evals_per_epoch))
-    checkpoints: list[dict] = []
-    best: tuple[float, dict, dict] | None = None
-    step, seen, running, count, start = 0, 0, 0.0, 0, time.perf_counter()
-    train_seconds = 0.0
+    batches = PairBatches(pairs, config, rank, processes)
+    step = MarginStep(encoder, config, device, rank, processes)
+    selection = Selection(encoder, select, config.select)
     with encoder.training_products(PRODUCT_DTYPES[config.products]):  # float32 again after, even on an error
-        for epoch in range(config.epochs):
-            order = rng.permutation(n)
-            bar = tqdm(range(batches), desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", leave=False,
-                       mininterval=10, disable=rank > 0)
-            for b in bar:
-                t0 = time.perf_counter()
-                first = (b * processes + rank) * config.batch_size
-                chunk = scramble([pairs[i] for i in order[first:first + config.batch_size]], config.scramble,
-                                 scramble_rng)
-                s1, s2 = [p[0] for p in chunk], [p[1] for p in chunk]
-                encoder.train()
-                g1, g2 = model(PaddedBatch.from_lists(s1 + s2, device)).split(len(chunk))  # one pass: larger steps
-                t1, t2 = negative_indices(g1, g2, config.negatives, _sentence_keys(s1 + s2), generator)
-                cand = torch.cat([g1, g2])
-                loss = margin_loss(g1, g2, cand[t1], cand[t2], config.margin)
-                total = loss
-                # each regulariser weighted by λ/2, as the authors' code (0.5 * LW * l2(We - initial_We))
-                if config.lambda_w and config.sparse_embeddings:
-                    rows = torch.from_numpy(np.unique(np.concatenate(s1 + s2))).to(device)
-                    total = total + 0.5 * config.lambda_w * (encoder.embedding(rows) - initial[rows]).pow(2).sum()
-                elif config.lambda_w:
-                    total = total + 0.5 * config.lambda_w * (encoder.embedding.weight - initial).pow(2).sum()
-                if config.lambda_c and composition:
-                    total = total + 0.5 * config.lambda_c * sum(p.pow(2).sum() for p in composition)
-                if not torch.isfinite(total):
-                    raise SentembError(f"paraphrastic training: the loss is {total.item()} at step {step + 1} "
-                                       f"(epoch {epoch + 1}); lower the learning rate or set grad_clip")
-                for opt in optimizers:
-                    opt.zero_grad(set_to_none=True)
-                total.backward()
-                if config.grad_clip:
-                    clip_grad_norm(params, config.grad_clip)
-                for opt in optimizers:
-                    opt.step()
-                step += 1
-                seen += len(chunk) * processes
-                running += loss.item()
-                count += 1
-                train_seconds += time.perf_counter() - t0
-                if (b + 1) % every == 0 or b + 1 == batches:
-                    encoder.eval()
-                    with torch.no_grad():
-                        scores = select(encoder)
-                    row = {"step": step, "epoch": round(epoch + (b + 1) / batches, 4), "pairs_seen": seen,
-                           "loss": round(running / max(count, 1), 6)} | {k: round(v, 4) for k, v in scores.items()}
-                    running, count = 0.0, 0
-                    checkpoints.append(row)
-                    bar.set_postfix({select_key: f"{scores[select_key]:.2f}", "loss": f"{row['loss']:.4f}"})
-                    log.info("checkpoint %s", row)
-                    if best is None or scores[select_key] > best[0]:
-                        state = {k: v.detach().to("cpu", copy=True) for k, v in encoder.state_dict().items()}
-                        best = (scores[select_key], row, state)
-    assert best is not None
-    if log_path and rank == 0:
-        with atomic_open(log_path, newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(checkpoints[0]))
-            writer.writeheader()
-            writer.writerows(checkpoints)
-    encoder.to("cpu")
-    encoder.load_state_dict(best[2])
-    seconds = time.perf_counter() - start
-    return {"selected": best[1], "select_key": select_key, "checkpoints": len(checkpoints),
-            "best_by": {k: max(checkpoints, key=lambda r, k=k: r[k]) for k in checkpoints[0]
+        run = train_loop(batches, step, Schedule(config.epochs, batches.per_epoch,
+                                                 max(1, math.ceil(batches.per_epoch / config.evals_per_epoch)),
+                                                 per_epoch=True),
+                         lambda at, position, loss: selection.record(at, position, batches.seen, loss),
+                         what="paraphrastic training", hint="lower the learning rate or set grad_clip",
+                         log_path=log_path if rank == 0 else None, progress=rank == 0, total=batches.total,
+                         unit="pair")
+    return {"selected": selection.best.restore(), "select_key": config.select, "checkpoints": len(run.rows),
+            "best_by": {k: max(run.rows, key=lambda r, k=k: r[k]) for k in run.rows[0]
                         if k not in ("step", "epoch", "pairs_seen", "loss")},
-            "pairs_per_second": round(seen / max(train_seconds, 1e-9), 1), "seconds": round(seconds, 1),
-            "train_seconds": round(train_seconds, 1),
+            "pairs_per_second": round(batches.seen / max(run.train_seconds, 1e-9), 1),
+            "seconds": round(run.seconds, 1), "train_seconds": round(run.train_seconds, 1),
             "device": str(device) + (f" × {processes} processes" if processes > 1 else ""),
             "config": config.model_dump()}
+
+
+class PairBatches:
+    """The mini-batches of pairs, epoch by epoch (``batches(epoch)`` for :func:`~sentemb.core.training.train_loop`):
+    the pairs in a seeded order each epoch, each batch's pairs scrambled with probability ``config.scramble``
+    (:func:`scramble`). Under torchrun every process draws the same order and takes batches r, r + P, r + 2P …; its
+    scrambling draws are its own."""
+
+    def __init__(self, pairs: Sequence[tuple[np.ndarray, np.ndarray]], config: ParaphrasticConfig, rank: int,
+                 processes: int):
+        self.pairs, self.config, self.rank, self.processes = pairs, config, rank, processes
+        # one stream for the order of pairs (the same in every process), one for scrambling (each process its own)
+        self.rng = np.random.default_rng(config.seed)
+        self.scramble_rng = self.rng if processes == 1 else np.random.default_rng([config.seed, rank])
+        n = len(pairs)
+        self.per_epoch = math.ceil(n / config.batch_size) // processes  # whole rounds of one batch a process
+        if self.per_epoch == 0:
+            raise SentembError(f"paraphrastic training: {n} pairs make fewer batches of {config.batch_size} than the "
+                               f"{processes} processes")
+        self.total = config.epochs * min(n, self.per_epoch * processes * config.batch_size)
+        self.seen = 0
+
+    def __call__(self, epoch: int) -> Iterator[tuple[float, int, list[tuple[np.ndarray, np.ndarray]]]]:
+        """``(position, pairs of every process, this process's scrambled pairs)`` for each step of ``epoch``."""
+        size = self.config.batch_size
+        order = self.rng.permutation(len(self.pairs))
+        for b in range(self.per_epoch):
+            first = (b * self.processes + self.rank) * size
+            chunk = scramble([self.pairs[i] for i in order[first:first + size]], self.config.scramble,
+                             self.scramble_rng)
+            self.seen += len(chunk) * self.processes
+            yield round(epoch + (b + 1) / self.per_epoch, 4), len(chunk) * self.processes, chunk
+
+
+class MarginStep:
+    """One update on Eq. 2: the batch's 2B sentences in one forward pass, their negatives (:func:`negative_indices`,
+    MIX's and RAND's draws from a CPU generator seeded ``seed + rank``, so a GPU run draws what a CPU run does),
+    the margin loss, the λ/2-weighted regularisers (as the authors' code: ``0.5 * LW * l2(We - initial_We)``; over
+    the batch's rows with sparse embeddings), backward, clipping and the optimisers. Returns the margin loss."""
+
+    def __init__(self, encoder: CompositionEncoder, config: ParaphrasticConfig, device: torch.device, rank: int,
+                 processes: int):
+        self.encoder, self.config, self.device = encoder, config, device
+        self.model = encoder if processes == 1 else torch.nn.parallel.DistributedDataParallel(
+            encoder, device_ids=[device] if device.type == "cuda" else None)
+        self.generator = torch.Generator().manual_seed(config.seed + rank)
+        self.initial = encoder.embedding.weight.detach().clone()
+        self.composition = encoder.composition_parameters()
+        self.params = list(encoder.parameters())
+        embedding = [encoder.embedding.weight]
+        self.optimizers = (
+            build_optimizers(config.optimizer, self.composition, embedding, config.lr) if config.sparse_embeddings
+            else build_optimizers(config.optimizer, embedding + self.composition, [], config.lr))
+
+    def __call__(self, chunk: list[tuple[np.ndarray, np.ndarray]]) -> float:
+        config, encoder = self.config, self.encoder
+        s1, s2 = [p[0] for p in chunk], [p[1] for p in chunk]
+        encoder.train()
+        g1, g2 = self.model(PaddedBatch.from_lists(s1 + s2, self.device)).split(len(chunk))  # one pass: larger steps
+        t1, t2 = negative_indices(g1, g2, config.negatives, _sentence_keys(s1 + s2), self.generator)
+        cand = torch.cat([g1, g2])
+        loss = margin_loss(g1, g2, cand[t1], cand[t2], config.margin)
+        total = loss
+        if config.lambda_w and config.sparse_embeddings:
+            rows = torch.from_numpy(np.unique(np.concatenate(s1 + s2))).to(self.device)
+            total = total + 0.5 * config.lambda_w * (encoder.embedding(rows) - self.initial[rows]).pow(2).sum()
+        elif config.lambda_w:
+            total = total + 0.5 * config.lambda_w * (encoder.embedding.weight - self.initial).pow(2).sum()
+        if config.lambda_c and self.composition:
+            total = total + 0.5 * config.lambda_c * sum(p.pow(2).sum() for p in self.composition)
+        for opt in self.optimizers:
+            opt.zero_grad(set_to_none=True)
+        total.backward()
+        if config.grad_clip:
+            clip_grad_norm(self.params, config.grad_clip)
+        for opt in self.optimizers:
+            opt.step()
+        return loss.item()
+
+
+class Selection:
+    """Model selection at each checkpoint: the encoder scored by ``select`` (in eval mode, without gradients), the
+    row logged, the best checkpoint under ``key`` kept (:class:`~sentemb.core.training.BestCheckpoint`)."""
+
+    def __init__(self, encoder: torch.nn.Module, select: Callable[[torch.nn.Module], dict[str, float]], key: str):
+        self.encoder, self.select, self.key = encoder, select, key
+        self.best = BestCheckpoint(encoder)
+
+    def record(self, step: int, position: float, seen: int, loss: float) -> dict:
+        self.encoder.eval()
+        with torch.no_grad():
+            scores = self.select(self.encoder)
+        row = {"step": step, "epoch": position, "pairs_seen": seen, "loss": round(loss, 6)} | {
+            k: round(v, 4) for k, v in scores.items()}
+        log.info("checkpoint %s", row)
+        self.best.offer(scores[self.key], row)
+        return row
 
 
 def clip_grad_norm(params: Sequence[torch.nn.Parameter], max_norm: float) -> float:

@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from sentemb.adjacent_sentences.loop import train_adjacent_sentences, uses_fused_step
+from sentemb.adjacent_sentences.loop import train_adjacent_sentences
 from sentemb.core.data.corpus import TokenCorpus
 from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.errors import SentembError
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.core.runtime.device import resolve_device
-from sentemb.core.runtime.distributed import local_device
+from sentemb.core.runtime.distributed import local_device, world
 from sentemb.salience.config import NWSConfig
 from sentemb.salience.encoder import SalienceEncoder
 
@@ -55,7 +55,7 @@ def train_neural_word_salience(corpus: TokenCorpus, vectors: np.ndarray, config:
             several processes.
     """
     device = local_device(resolve_device(config.device))
-    fused = uses_fused_step(config, device, "adagrad", "nws")
+    fused = config.takes_fused_step("adagrad", device.type, world()[1], "nws")
     encoder = SalienceEncoder(vectors, init_low=config.init_low, init_high=config.init_high, seed=config.seed)
     step_function = None
     if fused:

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from sentemb.adjacent_sentences.loop import train_adjacent_sentences, uses_fused_step
+from sentemb.adjacent_sentences.loop import train_adjacent_sentences
 from sentemb.core.data.corpus import TokenCorpus
 from sentemb.core.runtime.device import resolve_device
 from sentemb.core.runtime.distributed import local_device, world
@@ -43,27 +43,28 @@ def train_siamese_cbow(corpus: TokenCorpus, vocab_size: int, config: SiameseCBOW
     """
     device = local_device(resolve_device(config.device))
     processes = world()[1]
-    # on a GPU the fused step is torch's kernels replayed as a CUDA graph (sentemb.siamese_cbow.fused_torch)
-    gpu_fused = (device.type == "cuda" and config.fit in ("auto", "fused") and config.optimizer == "sgd"
-                 and processes == 1)
-    fused = not gpu_fused and uses_fused_step(config, device, "sgd", "model")
+    fused = config.takes_fused_step("sgd", device.type, processes, "model", devices=("cpu", "cuda"))
     # NCCL cannot all-reduce sparse gradients: under torchrun on GPUs the embedding takes dense ones
     sparse = not (processes > 1 and device.type == "cuda")
     encoder = AverageEncoder(vocab_size, config.dim, init_std=config.init_std, sparse=sparse, seed=config.seed)
-    step_function = None
-    if fused:
-        from sentemb.siamese_cbow.fused import FusedSGD
-
-        step_function = FusedSGD(encoder.embedding.weight.detach().numpy(), threads=torch.get_num_threads())
-    elif gpu_fused:
-        from sentemb.siamese_cbow.fused_torch import TorchFusedSGD
-
-        step_function = TorchFusedSGD(encoder, corpus.token_ids, config.max_length, device)
+    step_function = _fused_step(encoder, corpus, config, device) if fused else None
     stats = train_adjacent_sentences(encoder, corpus, config, "cosine", device, log_path=log_path, progress=progress,
                                      step_function=step_function)
-    stats["fit"] = "fused" if step_function is not None else "torch"
-    if gpu_fused:
+    stats["fit"] = "fused" if fused else "torch"
+    if fused and device.type == "cuda":
         stats["cuda_graph"] = step_function.graphed
         if step_function.capture_error is not None:
             stats["cuda_graph_error"] = step_function.capture_error
     return encoder.embedding.weight.detach().cpu().numpy(), stats
+
+
+def _fused_step(encoder: AverageEncoder, corpus: TokenCorpus, config: SiameseCBOWConfig, device: torch.device):
+    """Siamese CBOW's fused SGD step: compiled on the CPU (:class:`~sentemb.siamese_cbow.fused.FusedSGD`), torch's
+    kernels replayed as a CUDA graph on a GPU (:class:`~sentemb.siamese_cbow.fused_torch.TorchFusedSGD`)."""
+    if device.type == "cuda":
+        from sentemb.siamese_cbow.fused_torch import TorchFusedSGD
+
+        return TorchFusedSGD(encoder, corpus.token_ids, config.max_length, device)
+    from sentemb.siamese_cbow.fused import FusedSGD
+
+    return FusedSGD(encoder.embedding.weight.detach().numpy(), threads=torch.get_num_threads())

@@ -21,25 +21,22 @@ dropout act during training, as in the transfer setting.
 
 from __future__ import annotations
 
-import csv
 import logging
 import math
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
-from tqdm.auto import tqdm
 
-from sentemb.core.atomic import atomic_open
 from sentemb.core.data.corpus import distinct_sentences
 from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.correlation import correlations
 from sentemb.core.optim.lasagne import LasagneAdam
 from sentemb.core.runtime.threads import settle_sqrt
+from sentemb.core.training import BestCheckpoint, Schedule, train_loop
 from sentemb.supervised.config import Setting, TrainingConfig
 from sentemb.supervised.similarity import SimilarityHead, kl_loss, score_distribution
 
@@ -131,7 +128,6 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
     """
     settle_sqrt()  # Adam's square roots, the same on several threads (sentemb.core.runtime.threads)
     torch.manual_seed(config.seed)
-    rng = np.random.default_rng(config.seed)
     encoder.to(device)
     params = dict(encoder.named_parameters())
     if word_parameter not in params:
@@ -152,55 +148,56 @@ def train_supervised(encoder: nn.Module, embed: Callable[[list[np.ndarray]], tor
     optimizer = LasagneAdam([{"params": [p], "l2": setting.lambda_w if name == word_parameter else setting.lambda_c,
                               "anchor": anchors.get(name)} for name, p in regularised.items()],
                             lr=config.lr, compiled=device.type == "cpu")
-    batches = math.ceil(len(train) / config.batch_size)
-    every = max(1, math.ceil(batches / config.evals_per_epoch))
-    rows: list[dict] = []
-    best: tuple[float, dict, dict, dict] | None = None
-    step, running, count, seen, start, train_seconds = 0, 0.0, 0, 0, time.perf_counter(), 0.0
-    for epoch in range(config.epochs):
-        order = rng.permutation(len(train))
-        for b in tqdm(range(batches), desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", leave=False,
-                      mininterval=10):
-            t0 = time.perf_counter()
-            idx = order[b * config.batch_size:(b + 1) * config.batch_size]
-            s1, s2 = _scramble([train.sentences1[i] for i in idx], [train.sentences2[i] for i in idx],
-                               scramble, rng)
-            encoder.train()
-            head.train()
-            left, right = embed(s1 + s2).split(len(idx))
-            loss = kl_loss(head(left, right), targets[torch.as_tensor(idx, device=device)])
-            if not torch.isfinite(loss):
-                raise SentembError(f"supervised: the loss is {loss.item()} at step {step + 1} (epoch {epoch + 1})")
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            step += 1
-            seen += len(idx)
-            running += loss.item()
-            count += 1
-            train_seconds += time.perf_counter() - t0
-            if (b + 1) % every == 0 or b + 1 == batches:
-                dev_r = correlations(predict(encoder, embed, head, dev), dev.scores)[0]
-                test_r, test_rho = correlations(predict(encoder, embed, head, test), test.scores)
-                row = {"step": step, "epoch": round(epoch + (b + 1) / batches, 4),
-                       "loss": round(running / max(count, 1), 6), "dev": round(dev_r, 4), "test": round(test_r, 4),
-                       "test_spearman": round(test_rho, 4)}
-                running, count = 0.0, 0
-                rows.append(row)
-                log.info("checkpoint %s", row)
-                if best is None or dev_r > best[0]:
-                    best = (dev_r, row, {k: v.detach().to("cpu", copy=True) for k, v in encoder.state_dict().items()},
-                            {k: v.detach().to("cpu", copy=True) for k, v in head.state_dict().items()})
-    assert best is not None
-    if log_path:
-        with atomic_open(log_path, newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-    encoder.to("cpu").load_state_dict(best[2])
-    head.to("cpu").load_state_dict(best[3])
-    sel = best[1]
+    batches = ScoredPairBatches(train, config)
+
+    def step(idx: np.ndarray) -> float:
+        s1, s2 = _scramble([train.sentences1[i] for i in idx], [train.sentences2[i] for i in idx], scramble,
+                           batches.rng)
+        encoder.train()
+        head.train()
+        left, right = embed(s1 + s2).split(len(idx))
+        loss = kl_loss(head(left, right), targets[torch.as_tensor(idx, device=device)])
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        return loss.item()
+
+    best = BestCheckpoint(encoder, head)
+
+    def record(at: int, position: float, loss: float) -> dict:
+        dev_r = correlations(predict(encoder, embed, head, dev), dev.scores)[0]
+        test_r, test_rho = correlations(predict(encoder, embed, head, test), test.scores)
+        row = {"step": at, "epoch": position, "loss": round(loss, 6), "dev": round(dev_r, 4),
+               "test": round(test_r, 4), "test_spearman": round(test_rho, 4)}
+        log.info("checkpoint %s", row)
+        best.offer(dev_r, row)
+        return row
+
+    every = max(1, math.ceil(batches.per_epoch / config.evals_per_epoch))
+    run = train_loop(batches, step, Schedule(config.epochs, batches.per_epoch, every, per_epoch=True), record,
+                     what="supervised training", hint="lower the learning rate, supervised.training.lr",
+                     log_path=log_path, total=config.epochs * len(train), unit="pair")
+    sel = best.restore()
     return {"dev": sel["dev"], "test": sel["test"], "spearman": sel["test_spearman"], "selected": sel,
-            "best_test": max(r["test"] for r in rows), "checkpoints": len(rows), "head": head,
-            "pairs_per_second": round(seen / max(train_seconds, 1e-9), 1),
-            "seconds": round(time.perf_counter() - start, 1), "device": str(device)}
+            "best_test": max(r["test"] for r in run.rows), "checkpoints": len(run.rows), "head": head,
+            "pairs_per_second": round(batches.seen / max(run.train_seconds, 1e-9), 1),
+            "seconds": round(run.seconds, 1), "device": str(device)}
+
+
+class ScoredPairBatches:
+    """The mini-batches of a training split, epoch by epoch (``batches(epoch)`` for
+    :func:`~sentemb.core.training.train_loop`): the pairs' indices in a seeded order each epoch. The same generator
+    then scrambles each batch's sentences (in the step), as the order and the scrambling have always shared it."""
+
+    def __init__(self, train: ScoredPairs, config: TrainingConfig):
+        self.n, self.size = len(train), config.batch_size
+        self.rng = np.random.default_rng(config.seed)
+        self.per_epoch = math.ceil(self.n / self.size)
+        self.seen = 0
+
+    def __call__(self, epoch: int) -> Iterator[tuple[float, int, np.ndarray]]:
+        order = self.rng.permutation(self.n)
+        for b in range(self.per_epoch):
+            idx = order[b * self.size:(b + 1) * self.size]
+            self.seen += len(idx)
+            yield round(epoch + (b + 1) / self.per_epoch, 4), len(idx), idx
