@@ -8,7 +8,7 @@ Each model loaded once, then ``encode`` on the first N distinct STS 2012-2015 se
 and numpy's BLAS), best of R rounds after a warm-up (:func:`sentemb.reporting.frontier.encoding_speed`), twice:
 
 - ``raw``: the sentences as a user passes them (the model tokenises each one: NLTK's Treebank tokens,
-  :mod:`sentemb.core.treebank`, which remembers the words it has met, as in any long stream of text);
+  :mod:`sentemb.core.text.treebank`, which remembers the words it has met, as in any long stream of text);
 - ``cached``: with the benchmark token cache loaded (``data/benchmarks/tokens.json``), so that every model reads the
   same tokens and the time is the encoder's alone, as the evaluation runs it.
 
@@ -27,7 +27,7 @@ import pandas as pd
 from sentemb.core.atomic import atomic_open
 from sentemb.core.data.benchmarks import load_benchmarks
 from sentemb.core.models import load_model
-from sentemb.core.text import load_token_cache
+from sentemb.core.text.cache import load_token_cache
 from sentemb.reporting.frontier import STUDENT, encoding_speed, frontier_figure, frontier_table, speed_sentences
 
 

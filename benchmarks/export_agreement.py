@@ -85,7 +85,7 @@ def agreement(name: str, out: Path, raw: Path) -> None:
 
 
 def agreement_model2vec(name: str, out: Path, raw: Path) -> None:
-    from sentemb.core.text import tokenize
+    from sentemb.core.text.tokenization import tokenize
     from sentemb.interop.model2vec import export_model2vec, imitated_tokens, treebank_tokenizer
 
     export_model2vec(Path("models") / name, out / f"{name}-model2vec")

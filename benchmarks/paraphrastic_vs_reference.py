@@ -82,7 +82,7 @@ def text_config():
     """The pipeline's tokenisation (params.yaml ``text``)."""
     import yaml
 
-    from sentemb.core.text import TextConfig
+    from sentemb.core.text.config import TextConfig
 
     return TextConfig.model_validate(yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))["text"])
 # case → (the authors' code, their model, margin, λw, λc, optimiser, learning rate): our params.yaml's para-avg,
@@ -173,7 +173,7 @@ def reference_side(inputs: str, output: str, reference: str) -> None:
 def load_pairs(root: Path, count: int) -> list[tuple[list[str], list[str]]]:
     """The first ``count`` TurkCorpus pairs whose two sentences are both new and non-empty, tokenised."""
     from sentemb.core.data.pairs import read_turkcorpus
-    from sentemb.core.text import tokenize
+    from sentemb.core.text.tokenization import tokenize
 
     text = text_config()
     seen: set[tuple[str, ...]] = set()

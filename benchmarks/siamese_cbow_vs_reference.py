@@ -83,7 +83,8 @@ def main() -> None:
     import yaml
 
     from sentemb.core.data.pairs import read_turkcorpus
-    from sentemb.core.text import TextConfig, tokenize
+    from sentemb.core.text.config import TextConfig
+    from sentemb.core.text.tokenization import tokenize
     from sentemb.siamese_cbow.fused import FusedSGD
 
     text = TextConfig.model_validate(yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))["text"])

@@ -1,5 +1,5 @@
 """The corpus's Treebank tokens two ways in one run: NLTK's ``NLTKWordTokenizer`` over each whole sentence (the
-reference) and :func:`sentemb.core.treebank.treebank_tokens` (NLTK on the stretches with punctuation, remembered),
+reference) and :func:`sentemb.core.text.treebank.treebank_tokens` (NLTK on the stretches with punctuation, remembered),
 over the same sentences, alternating in blocks: tokens per second of each, their ratio, and every sentence where the
 tokens differ (there should be none).
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sentemb.core import treebank
 from sentemb.core.data.documents import iter_documents
-from sentemb.core.text import normalize, split_sentences
+from sentemb.core.text.tokenization import normalize, split_sentences
 
 
 def sentence_blocks(files: list[Path], max_documents: int | None, block: int):

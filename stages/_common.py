@@ -40,7 +40,7 @@ import yaml
 from sentemb.core.atomic import read_json, sweep_leftovers, write_json
 from sentemb.core.config import Schema, validate
 from sentemb.core.errors import SentembError, exit_on_error
-from sentemb.core.text import TextConfig, text_config
+from sentemb.core.text.config import TextConfig, text_config
 
 PARAMS = Path("params.yaml")
 OUTPUTS = ("data", "models", "results", "metrics", "reports", "logs")  # the folders the pipeline writes

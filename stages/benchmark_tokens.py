@@ -1,12 +1,12 @@
 """benchmark-tokens: every distinct sentence of the evaluation benchmarks (params ``evaluate.benchmarks``) tokenised
 once, as the split stage tokenised the corpus → data/benchmarks/tokens.json, which every evaluate stage reads instead
-of running the tokeniser on each sentence once per model (sentemb.core.text.write_token_cache)."""
+of running the tokeniser on each sentence once per model (sentemb.core.text.cache.write_token_cache)."""
 
 from _common import corpus_text, params, run
 
 from sentemb.core.data.benchmarks import load_benchmarks
 from sentemb.core.evaluation.config import EvaluateConfig
-from sentemb.core.text import write_token_cache
+from sentemb.core.text.cache import write_token_cache
 
 OUT = "data/benchmarks/tokens.json"
 

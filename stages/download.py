@@ -5,7 +5,8 @@ from pathlib import Path
 
 from _common import params, run
 
-from sentemb.core.data.sources import DownloadConfig, fetch_sources, source_files
+from sentemb.core.data.config import DownloadConfig
+from sentemb.core.data.sources import fetch_sources, source_files
 
 OUT = Path("data/raw")
 FOLDERS = ("corpus", "sts", "sick", "stsbenchmark", "pit2015", "norms", "pairs")  # the stage's outputs

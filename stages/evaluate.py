@@ -12,7 +12,7 @@ from sentemb.core.evaluation.config import EvaluateConfig
 from sentemb.core.evaluation.sts import score_model
 from sentemb.core.models import load_model
 from sentemb.core.models.format import read_config
-from sentemb.core.text import load_token_cache
+from sentemb.core.text.cache import load_token_cache
 
 
 def main(name: str) -> None:

@@ -14,7 +14,7 @@ from sentemb.core.atomic import atomic_open
 from sentemb.core.data.benchmarks import STS_YEARS, load_benchmarks
 from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.config import EvaluateConfig
-from sentemb.core.text import load_token_cache
+from sentemb.core.text.cache import load_token_cache
 from sentemb.reporting.harness import harness_report, harness_tables, write_senteval_token_cache
 from sentemb.reporting.workspace import Workspace
 

@@ -5,7 +5,8 @@ the counts per source → metrics/pairs.json (sentemb.core.data.pairs.prepare_pa
 from _common import corpus_text, params, run
 
 from sentemb.core.atomic import write_json
-from sentemb.core.data.pairs import PairsConfig, prepare_pairs
+from sentemb.core.data.config import PairsConfig
+from sentemb.core.data.pairs import prepare_pairs
 
 
 def main() -> None:

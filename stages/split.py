@@ -10,9 +10,10 @@ from pathlib import Path
 
 from _common import OUTPUTS, params, run
 
-from sentemb.core.data.documents import SentenceSplitConfig, corpus_files, split_corpus
+from sentemb.core.data.config import SentenceSplitConfig
+from sentemb.core.data.documents import corpus_files, split_corpus
 from sentemb.core.errors import SentembError
-from sentemb.core.text import TextConfig
+from sentemb.core.text.config import TextConfig
 
 DOWNLOADED = "data/raw/corpus"
 

@@ -8,8 +8,9 @@ from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.models import load_model
 from sentemb.core.models.format import read_config
 from sentemb.core.models.word_averaging import save_word_averaging_model
-from sentemb.core.text import text_config
-from sentemb.distillation.static_student import StudentConfig, distil
+from sentemb.core.text.config import text_config
+from sentemb.distillation.config import StudentConfig
+from sentemb.distillation.static_student import distil
 
 
 def main(teacher: str) -> None:

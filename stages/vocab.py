@@ -4,7 +4,8 @@ token-id corpus) and metrics/corpus.json (its counts)."""
 from _common import params, run
 
 from sentemb.core.atomic import write_json
-from sentemb.core.data.encoding import VocabConfig, build_vocabulary
+from sentemb.core.data.config import VocabConfig
+from sentemb.core.data.encoding import build_vocabulary
 
 
 def main() -> None:

@@ -44,10 +44,9 @@ GIT_IDENTITY = {"GIT_AUTHOR_NAME": "sentemb tests", "GIT_AUTHOR_EMAIL": "tests@s
 PROJECT_ITEMS = ("dvc.yaml", "stages", "src", "reference", "profiles", ".gitignore", ".dvcignore")
 
 
-def make_project(tmp_path: Path, shared: Path, smoke: bool = True, root: Path = ROOT, **overrides) -> Path:
-    """A fresh git+DVC project with the pipeline of ``root`` (this repository, or a tree of another revision: the
-    benchmark benchmarks/pipeline_overhead.py), reading the shared mirror; its params.yaml is ``root``'s with the
-    smoke profile (profiles/smoke.yaml) applied, unless ``smoke`` is false."""
+def make_project(tmp_path: Path, shared: Path, smoke: bool = True, **overrides) -> Path:
+    """A fresh git+DVC project with this repository's pipeline, reading the shared mirror; its params.yaml is the
+    repository's with the smoke profile (profiles/smoke.yaml) applied, unless ``smoke`` is false."""
     import shutil
     import subprocess
     import sys
@@ -56,13 +55,13 @@ def make_project(tmp_path: Path, shared: Path, smoke: bool = True, root: Path = 
 
     proj = tmp_path / "proj"
     proj.mkdir()
-    for item in (*PROJECT_ITEMS, "pipelines"):  # pipelines/: the layout of older revisions
-        src = root / item
+    for item in PROJECT_ITEMS:
+        src = ROOT / item
         if src.is_dir():  # as a fresh clone has them: without Python's or numba's caches
             shutil.copytree(src, proj / item, ignore=shutil.ignore_patterns("__pycache__"))
         elif src.is_file():
             shutil.copy(src, proj / item)
-    params = yaml.safe_load((root / "params.yaml").read_text())
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())
     params["download"].update(mirror=str(shared), use_network=False)
     if smoke:
         params = apply_profile(params, "smoke")

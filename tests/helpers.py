@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from sentemb.core.text import TextConfig
+from sentemb.core.text.config import TextConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))

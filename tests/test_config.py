@@ -7,15 +7,12 @@ import pytest
 
 from sentemb.adjacent_sentences.config import AdjacentSentenceConfig
 from sentemb.core.config import defaulted_fields
-from sentemb.core.data.documents import SentenceSplitConfig
-from sentemb.core.data.encoding import VocabConfig
-from sentemb.core.data.pairs import PairsConfig
-from sentemb.core.data.sources import DownloadConfig
+from sentemb.core.data.config import DownloadConfig, PairsConfig, SentenceSplitConfig, VocabConfig
 from sentemb.core.evaluation.config import EvaluateConfig
 from sentemb.core.models.format import ModelConfig
 from sentemb.core.models.word_averaging import WordAverageConfig
-from sentemb.core.text import TextConfig
-from sentemb.distillation.static_student import StudentConfig
+from sentemb.core.text.config import TextConfig
+from sentemb.distillation.config import StudentConfig
 from sentemb.paraphrastic.config import ENCODER_ARGUMENTS, Composition, ParaphrasticConfig
 from sentemb.paraphrastic.model import ParaphrasticModelConfig
 from sentemb.reporting.config import (

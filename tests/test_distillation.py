@@ -11,7 +11,8 @@ from sentemb.core.errors import SentembError
 from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
 from sentemb.core.models.word_vectors import WordVectors
-from sentemb.distillation.static_student import StudentConfig, distil, principal_components
+from sentemb.distillation.config import StudentConfig
+from sentemb.distillation.static_student import distil, principal_components
 
 PLAIN = StudentConfig(pca_dims=None, sif_coefficient=None)
 SENTENCES = ["a man plays guitar", "the woman sings", "dog runs", "a dog plays", "guitar"]

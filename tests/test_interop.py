@@ -260,7 +260,8 @@ def test_model2vec_refuses_what_it_cannot_hold(models):
 def test_the_tokenizers_imitation_splits_the_sts_sentences_as_sentemb(shared, tokenizer):
     """Over every sentence of STS 2012-2016 (the real files): wordpunct's one expression is exact; the Treebank
     imitation agrees on at least 99.5% of the sentences (99.85% of the benchmarks' 28,140: docs/ecosystem.md)."""
-    from sentemb.core.text import TextConfig, tokenize
+    from sentemb.core.text.config import TextConfig
+    from sentemb.core.text.tokenization import tokenize
     from sentemb.interop.model2vec import imitated_tokens, treebank_tokenizer
 
     text = TextConfig(tokenizer=tokenizer, lowercase=True, strip_punctuation=False)

@@ -68,7 +68,7 @@ def test_cli_similarity(model_dir, tmp_path):
 def test_token_cache_gives_the_same_embeddings_as_tokenising(model_dir, tmp_path):
     """Evaluation reads the benchmark-tokens stage's file instead of tokenising: same tokens, same embeddings; a
     sentence outside the file, or another tokenisation, falls back to the tokeniser."""
-    from sentemb.core import text
+    from sentemb.core.text import cache as text
 
     sentences = ["A man PLAYS guitar.", "isn't", "zebra", "", "a a man"]
     m = load_model(model_dir)
@@ -93,7 +93,7 @@ def test_a_batch_encodes_as_its_sentences_one_by_one(model_dir, tmp_path):
     """Evaluation encodes a whole set at once: its tokens looked up as ids into the token table's types, each type
     in the vocabulary once, each distinct sentence averaged once. The same bytes as one sentence a call, with and
     without the token cache, unknown words dropped or given their random vectors."""
-    from sentemb.core import text
+    from sentemb.core.text import cache as text
 
     sentences = ["A man PLAYS guitar.", "isn't", "zebra", "", "a a man", "isn't", "zebra guitar ."]
     m = load_model(model_dir)

@@ -114,7 +114,9 @@ def test_the_senteval_token_cache_answers_with_the_tokenizers_own_tokens(shared,
     """The harness stages' cache of SentEval's text (STS 2016, the real files): loaded, it answers every sentence
     with what the tokenizer gives, so the harness table does not depend on whether the cache is there."""
     from sentemb.core.data.benchmarks import load_benchmarks
-    from sentemb.core.text import TextConfig, cached_tokenize, load_token_cache, tokenize
+    from sentemb.core.text.cache import cached_tokenize, load_token_cache
+    from sentemb.core.text.config import TextConfig
+    from sentemb.core.text.tokenization import tokenize
     from sentemb.reporting.harness import senteval_text, write_senteval_token_cache
 
     datasets = load_benchmarks(shared, ["STS16"])

@@ -3,7 +3,8 @@ from helpers import TEXT
 import pytest
 
 from sentemb.core.errors import SentembError
-from sentemb.core.text import normalize, split_sentences, text_config, tokenize
+from sentemb.core.text.config import text_config
+from sentemb.core.text.tokenization import normalize, split_sentences, tokenize
 
 
 def test_treebank_tokenizer_splits_clitics_and_punctuation():
@@ -56,8 +57,8 @@ def test_strip_punctuation_drops_what_the_siamese_cbow_authors_drop():
 
 
 def test_nltk_regexes_run_untimed_with_the_same_tokens(shared, monkeypatch):
-    """Without NLTK's wall-clock cap on its regular expressions (sentemb.core.text._untimed_nltk_regexes) the tokens are
-    those of the capped engine, both tokenizers, on Wikipedia and Gutenberg sentences."""
+    """Without NLTK's wall-clock cap on its regular expressions (sentemb.core.text.nltk_modules.untimed_nltk_regexes)
+    the tokens are those of the capped engine, both tokenizers, on Wikipedia and Gutenberg sentences."""
     import sys
 
     from sentemb.core.data.documents import iter_documents
@@ -69,7 +70,7 @@ def test_nltk_regexes_run_untimed_with_the_same_tokens(shared, monkeypatch):
     assert len(sentences) > 1000
     configs = [TEXT, TEXT.model_copy(update={"tokenizer": "wordpunct", "lowercase": False})]
     untimed = [[tokenize(s, c) for s in sentences] for c in configs]
-    redos = sys.modules["nltk.redos"]  # loaded by the tokenizers (sentemb.core.text._nltk_tokenizers)
+    redos = sys.modules["nltk.redos"]  # loaded by the tokenizers (sentemb.core.text.nltk_modules.nltk_tokenizers)
     assert redos.DEFAULT_TIMEOUT is None
     monkeypatch.setattr(redos, "DEFAULT_TIMEOUT", 5.0)  # NLTK's own default
     assert untimed == [[tokenize(s, c) for s in sentences] for c in configs]
@@ -81,7 +82,7 @@ if sys.argv[2] == "nltk-first":
     import nltk  # noqa: F401  (NLTK's own package import first: the tokenizer modules as NLTK loads them)
 from helpers import TEXT
 from sentemb.core.data.benchmarks import load_benchmarks
-from sentemb.core.text import tokenize
+from sentemb.core.text.tokenization import tokenize
 sentences = sorted({s for d in load_benchmarks(sys.argv[1], ["STS16"]) for s in (*d.sentences1, *d.sentences2)})
 configs = [TEXT, TEXT.model_copy(update={"tokenizer": "wordpunct", "lowercase": False})]
 tokens = [[tokenize(s, c) for s in sentences] for c in configs]
@@ -129,15 +130,15 @@ _EDGE_CASES = [
 
 
 def test_treebank_tokens_are_nltks_token_for_token(shared):
-    """sentemb.core.treebank gives NLTK's Treebank tokens exactly: crafted edge cases, every benchmark sentence (STS
-    2012-2016, SICK, STS-B, PIT-2015) and the paraphrase pairs' sentences, lower-cased as the pipeline does and as
+    """sentemb.core.text.treebank gives NLTK's Treebank tokens exactly: crafted edge cases, every benchmark sentence
+    (STS 2012-2016, SICK, STS-B, PIT-2015) and the paraphrase pairs' sentences, lower-cased as the pipeline does and as
     written (the full corpus: benchmarks/tokenizer_speed.py, docs/speed.md)."""
     import itertools
 
     from sentemb.core.data.benchmarks import load_benchmarks
     from sentemb.core.data.pairs import read_msrp, read_turkcorpus, read_twitter_url
-    from sentemb.core.text import normalize
-    from sentemb.core.treebank import nltk_treebank, treebank_tokens
+    from sentemb.core.text.tokenization import normalize
+    from sentemb.core.text.treebank import nltk_treebank, treebank_tokens
 
     sentences = {s for d in load_benchmarks(shared) for s in (*d.sentences1, *d.sentences2)}
     pairs = itertools.chain(read_twitter_url(shared), read_msrp(shared),

@@ -186,7 +186,8 @@ class AutogradStep(_LearningRate):
         super().__init__(config, batches_per_epoch)
         self.model, self.corpus, self.similarity, self.device = model, corpus, similarity, device
         self.max_length, self.k = config.max_length, 2 + config.neg
-        self.optimizers = build_optimizers(config.optimizer, *_dense_and_sparse(encoder), self.lr0)
+        dense, sparse = _dense_and_sparse(encoder)
+        self.optimizers = build_optimizers(config.optimizer, dense, sparse, self.lr0)
 
     def __call__(self, batch: AdjacentBatch) -> torch.Tensor:
         lr, bsz = self.next(), batch.centres

@@ -8,12 +8,12 @@ model2vec``) and ``modules.json`` (one ``StaticEmbedding``), with a model card.
 
 The tokenizer is a ``tokenizers`` word-level one whose normaliser and pre-tokeniser follow NLTK's Treebank rules
 (:func:`treebank_tokenizer`) or reproduce ``wordpunct_tokenize`` (``\\w+|[^\\w\\s]+``); the Treebank imitation agrees
-with sentemb's tokenisation (:func:`sentemb.core.text.tokenize`) on 99.85% of the 28,140 distinct sentences of the
-STS benchmarks and on 99.97% of their tokens (``benchmarks/export_agreement.py --model2vec``). An unknown word is row 0,
-``[UNK]``, a zero vector: sentemb drops unknown words, ``StaticEmbedding`` averages them in, which scales the mean
-by known/all words and leaves every cosine as sentemb's. Weighted models have their weights baked into the rows
-(Bollegala et al. Eq. 1: the average of q_w·v_w); a common component removed after averaging (SIF+PC, uSIF) has no
-place in model2vec's model and is refused.
+with sentemb's tokenisation (:func:`~sentemb.core.text.tokenization.tokenize`) on 99.85% of the 28,140 distinct
+sentences of the STS benchmarks and on 99.97% of their tokens (``benchmarks/export_agreement.py --model2vec``). An
+unknown word is row 0, ``[UNK]``, a zero vector: sentemb drops unknown words, ``StaticEmbedding`` averages them in,
+which scales the mean by known/all words and leaves every cosine as sentemb's. Weighted models have their weights
+baked into the rows (Bollegala et al. Eq. 1: the average of q_w·v_w); a common component removed after averaging
+(SIF+PC, uSIF) has no place in model2vec's model and is refused.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sentemb.core.atomic import atomic_path
 from sentemb.core.errors import SentembError
 from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
-from sentemb.core.text import TextConfig
+from sentemb.core.text.config import TextConfig
 from sentemb.inference.export import owned_word_vectors
 from sentemb.interop.model_card import write_model_card
 

@@ -40,7 +40,8 @@ from sentemb.core.errors import SentembError
 from sentemb.core.models import SentenceEncoder, load_model
 from sentemb.core.models.format import read_config
 from sentemb.core.models.word_averaging import WordAveragingModel
-from sentemb.core.text import TextConfig, tokenize
+from sentemb.core.text.config import TextConfig
+from sentemb.core.text.tokenization import tokenize
 from sentemb.interop.model_card import write_model_card
 from sentemb.paraphrastic.composition import CompositionEncoder, PaddedBatch, build_composition
 from sentemb.paraphrastic.config import Composition
@@ -51,13 +52,14 @@ TOKENIZER_FILE = "sentemb_tokenizer.json"
 
 
 class SentembTokenizer(WordTokenizer):
-    """sentemb's tokenisation (:func:`sentemb.core.text.tokenize` with a model's ``text`` settings) over a fixed
-    vocabulary: ``tokenize(text)`` gives the vocabulary rows of the known tokens in order, unknown tokens dropped
+    """sentemb's tokenisation (:func:`~sentemb.core.text.tokenization.tokenize` with a model's ``text`` settings) over a
+    fixed vocabulary: ``tokenize(text)`` gives the vocabulary rows of the known tokens in order, unknown tokens dropped
     (as every sentemb model drops them).
 
     Args:
         vocab: the words, row i of the embedding being ``vocab[i]``.
-        text: the ``text`` settings the model was trained with (a :class:`~sentemb.core.text.TextConfig` or its dict).
+        text: the ``text`` settings the model was trained with (a :class:`~sentemb.core.text.config.TextConfig` or its
+            dict).
     """
 
     def __init__(self, vocab: Iterable[str] = (), text: TextConfig | dict | None = None) -> None:

@@ -29,7 +29,8 @@ from sentemb.core.models.format import (
 )
 from sentemb.core.models.word_averaging import load_word_vectors, save_word_averaging_model
 from sentemb.core.models.word_vectors import WordVectors
-from sentemb.core.text import TextConfig, TypeRows
+from sentemb.core.text.config import TextConfig
+from sentemb.core.text.rows import TypeRows
 from sentemb.paraphrastic.config import Composition, ParaphrasticConfig
 from sentemb.paraphrastic.inference import CompositionForward, RowOverlay, parameter_shapes
 

@@ -34,7 +34,8 @@ from sentemb.core.evaluation.correlation import correlations
 from sentemb.core.evaluation.cosine import cosine_scores
 from sentemb.core.models import load_model
 from sentemb.core.models.word_averaging import WordAveragingModel
-from sentemb.core.text import TextConfig, write_token_cache
+from sentemb.core.text.cache import write_token_cache
+from sentemb.core.text.config import TextConfig
 from sentemb.reporting.figures import Report
 from sentemb.reporting.frontier import student_section
 
@@ -79,7 +80,7 @@ def senteval_datasets(datasets: list[STSDataset]) -> list[STSDataset]:
 
 
 def write_senteval_token_cache(path: str | Path, datasets: list[STSDataset], config: TextConfig) -> int:
-    """The token cache (:func:`sentemb.core.text.write_token_cache`) of every distinct sentence of ``datasets`` as
+    """The token cache (:func:`sentemb.core.text.cache.write_token_cache`) of every distinct sentence of ``datasets`` as
     :func:`senteval_text` gives it, tokenised by ``config``: the harness stages load it beside the benchmark-tokens
     stage's cache of the raw text, so that neither text is tokenised again for each model. Returns the number of
     distinct sentences."""

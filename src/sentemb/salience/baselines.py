@@ -12,7 +12,7 @@ from sentemb.core.data.corpus import TokenCorpus
 from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.errors import SentembError
 from sentemb.core.models.word_averaging import load_word_vectors
-from sentemb.core.text import TextConfig
+from sentemb.core.text.config import TextConfig
 from sentemb.salience.config import BaselinesConfig
 from sentemb.salience.model import WeightedAverageModel, save_weighted_average_model
 from sentemb.salience.weighting import (

@@ -28,7 +28,7 @@ from sentemb.core.models.format import (
 )
 from sentemb.core.models.word_averaging import WordAveragingModel, load_word_vectors, segment_mean
 from sentemb.core.models.word_vectors import WordVectors, load_array
-from sentemb.core.text import TextConfig
+from sentemb.core.text.config import TextConfig
 from sentemb.salience.weighting import (
     first_principal_component,
     remove_component,

@@ -16,7 +16,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from sentemb.core.text import TextConfig, tokenize
+from sentemb.core.text.config import TextConfig
+from sentemb.core.text.tokenization import tokenize
 from sentemb.supervised.config import Setting, TrainingConfig
 from sentemb.supervised.data import DATASETS, Row, read_split
 from sentemb.supervised.similarity import score_range

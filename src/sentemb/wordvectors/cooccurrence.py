@@ -40,7 +40,7 @@ f(X_ij) (float64) and the visiting order (int32)."""
 _COUNT_BYTES_PER_CELL = 12  # int32 column index + int64 count in a CSR matrix
 _MERGE_BYTES_PER_CELL = 48  # a row block of the merge at its peak, per cell of the summed runs: the sum and the one
 # before it (12 + 12), its coordinates (16) beside the records (12), the bucket draws and their order (8 + 8); measured
-# by tracemalloc: 37 bytes on the run's corpus (benchmarks/glove_memory.py: 0.77 of this), 39-40 on the small data of
+# by tracemalloc: 37 bytes on the run's corpus (a one-off study: 0.77 of this), 39-40 on the small data of
 # tests/test_glove.py; the rest a margin
 _CHUNK_BYTES_PER_PAIR = 80  # one (centre, context) pair while a chunk is counted: ids, counts, CSR, transpose, sum
 

@@ -16,13 +16,13 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from gutenbergpy.textget import strip_headers
-from pydantic import Field, PositiveInt
 from tqdm import tqdm
 
 from sentemb.core.atomic import atomic_open, write_json
-from sentemb.core.config import Schema
+from sentemb.core.data.config import SentenceSplitConfig
 from sentemb.core.errors import SentembError
-from sentemb.core.text import TextConfig, split_sentences, tokenize
+from sentemb.core.text.config import TextConfig
+from sentemb.core.text.tokenization import split_sentences, tokenize
 
 _DOC_OPEN = re.compile(r"^<doc\s[^>]*>\s*$")
 _DOC_TITLE = re.compile(r'\stitle="([^"]*)"')
@@ -175,17 +175,6 @@ def _iter_files(p: Path) -> Iterator[tuple[str, bytes]]:
             raise SentembError(f"{p}: unreadable tar archive ({e})") from None
         return
     yield str(p), p.read_bytes()
-
-
-
-
-class SentenceSplitConfig(Schema):
-    """``split``: which documents become the training corpus, and how many processes split them."""
-
-    corpus: str = Field(min_length=1, description="the download stage's data/raw/corpus, or a folder of your own .txt, "
-                                                  "WikiExtractor or Project Gutenberg files (or tar archives of them)")
-    max_documents: PositiveInt | None = Field(description="per shard; a small number makes a quick run; null: all")
-    jobs: PositiveInt = Field(description="worker processes for sentence splitting and tokenisation")
 
 
 def corpus_files(corpus: str | Path) -> list[Path]:

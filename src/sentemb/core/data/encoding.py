@@ -14,11 +14,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
-from pydantic import Field, PositiveInt
 from tqdm import tqdm
 
 from sentemb.core.atomic import atomic_path, read_json, scratch_folder
-from sentemb.core.config import Schema
+from sentemb.core.data.config import VocabConfig
 from sentemb.core.data.corpus import TokenCorpus
 from sentemb.core.data.vocab import Vocabulary
 from sentemb.core.errors import SentembError
@@ -142,13 +141,6 @@ def remap_corpus(corpus: TokenCorpus, new_ids: np.ndarray, kept_tokens: int, dir
     for a in range(0, corpus.n_sentences, chunk_tokens):
         documents[a : a + chunk_tokens] = corpus.document_ids[a : a + chunk_tokens]
     documents.flush()
-
-
-class VocabConfig(Schema):
-    """``vocab``: the one vocabulary every model shares."""
-
-    min_count: PositiveInt = Field(description="keep the words seen at least this often (Kenter et al. §3.1: 5)")
-    max_size: PositiveInt | None = Field(description="at most this many of them, the most frequent; null: all")
 
 
 def build_vocabulary(sentences_dir: str | Path, config: VocabConfig, vocab_path: str | Path,

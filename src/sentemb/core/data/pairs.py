@@ -34,16 +34,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
-from pydantic import Field, PositiveInt
 
 from sentemb.core.atomic import atomic_path
-from sentemb.core.config import Schema
 from sentemb.core.data.benchmarks import GRAN_GROUPS, evaluation_sentences, load_benchmarks
+from sentemb.core.data.config import PairsConfig
 from sentemb.core.errors import SentembError
-from sentemb.core.text import TextConfig, tokenize
+from sentemb.core.text.config import TextConfig
+from sentemb.core.text.tokenization import tokenize
 
 OFFICIAL_URLS = {
     "twitter-url": "https://github.com/lanwuwei/Twitter-URL-Corpus",
@@ -229,16 +228,6 @@ def build_training_pairs(
     if not rows:
         raise SentembError(f"no training pairs left from the sources {', '.join(sources)}")
     return pd.DataFrame(rows, columns=["source", "sentence1", "sentence2"]), stats
-
-
-class PairsConfig(Schema):
-    """``pairs``: the paraphrase training pairs of the paraphrastic encoders."""
-
-    sources: list[Literal["twitter-url", "msrp", "turkcorpus"]] = Field(
-        min_length=1, description="positive pairs only; de-duplicated; evaluation sentences removed")
-    twitter_min_votes: int = Field(ge=0, le=6, description="Lan et al. 2017: a paraphrase has at least 4 of 6 votes")
-    max_pairs: PositiveInt | None = Field(description="per source (and of the PPDB word pairs); a small number makes a "
-                                                      "quick run; null: all")
 
 
 PAIRS_HEADER = ("source", "sentence1", "sentence2")

@@ -17,10 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
-
 from sentemb.core.atomic import atomic_path
-from sentemb.core.config import Schema
 from sentemb.core.errors import SentembError
 
 CATALOGUE = Path(__file__).with_name("sources.tsv")
@@ -132,23 +129,6 @@ def fetch(file: SourceFile, mirror: str | Path | None, out_dir: str | Path, use_
                 f"{origin}: sha256 mismatch for {file.path}: expected {file.sha256}, got {digest}"
             )
     return dest
-
-
-class DownloadConfig(Schema):
-    """``download``: what the download stage fetches, and from where."""
-
-    mirror: str | None = Field(description="a local mirror laid out like the official data (../shared/data); null: "
-                                           "the official URLs only")
-    use_network: bool = Field(description="fall back to the official URL when the mirror lacks a file")
-    corpus: list[str] = Field(description="corpus shards (gutenberg-01 …, enwiki-01 …); empty: a corpus of your own "
-                                          "(split.corpus)")
-    benchmarks: list[str] = Field(min_length=1, description="sts2012 … sts2016, sts2012-train, sick, stsbenchmark, "
-                                                            "pit2015")
-    resources: list[str] = Field(description="norms and paraphrase pairs (norms, twitter-url, msrp, turkcorpus, "
-                                             "ppdb-xl-lexical)")
-
-    def names(self) -> list[str]:
-        return [*self.corpus, *self.benchmarks, *self.resources]
 
 
 def fetch_sources(

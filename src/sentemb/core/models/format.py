@@ -26,7 +26,7 @@ from pydantic import Field
 from sentemb.core.atomic import atomic_path, read_json
 from sentemb.core.config import Schema, validate
 from sentemb.core.errors import SentembError
-from sentemb.core.text import TextConfig
+from sentemb.core.text.config import TextConfig
 
 CONFIG = "config.json"
 _NAME = re.compile(r"^[^/\\\0]+$")

@@ -15,7 +15,8 @@ from sentemb.core.errors import SentembError
 from sentemb.core.models.encoder import Encoder
 from sentemb.core.models.format import ModelConfig, model_config, read_config, write_model
 from sentemb.core.models.word_vectors import WordVectors
-from sentemb.core.text import TextConfig, TypeRows
+from sentemb.core.text.config import TextConfig
+from sentemb.core.text.rows import TypeRows
 
 WORD_AVERAGE = "word_average"
 

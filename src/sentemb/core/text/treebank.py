@@ -38,11 +38,11 @@ _PLACEHOLDER = "a"
 
 @lru_cache(maxsize=1)
 def nltk_treebank():
-    """NLTK's ``NLTKWordTokenizer`` (loaded by :func:`sentemb.core.text._nltk_tokenizers`, without NLTK's package
-    initialisers and with its regular-expression timer off)."""
-    from sentemb.core.text import _nltk_tokenizers
+    """NLTK's ``NLTKWordTokenizer`` (loaded by :func:`sentemb.core.text.nltk_modules.nltk_tokenizers`, without NLTK's
+    package initialisers and with its regular-expression timer off)."""
+    from sentemb.core.text.nltk_modules import nltk_tokenizers
 
-    _nltk_tokenizers()
+    nltk_tokenizers()
     return sys.modules["nltk.tokenize.destructive"].NLTKWordTokenizer()
 
 
