@@ -170,7 +170,8 @@ def test_fisher_interval_and_the_nws_significance_mark():
     import pandas as pd
 
     from sentemb.core.data.benchmarks import NWS_SETS
-    from sentemb.reporting.tables import fisher_interval, nws_table1
+    from sentemb.reporting.bollegala2018 import nws_table1
+    from sentemb.reporting.significance import fisher_interval
 
     low, high = fisher_interval(np.array([0.5]), np.array([103]))
     # atanh(0.5) = 0.5493; ± 1.95996 / 10 → tanh(0.3533), tanh(0.7453)

@@ -710,7 +710,8 @@ def test_pit2015_test_set(raw_root):
 
 
 def test_report_names_and_published_values():
-    from sentemb.reporting.tables import gran_paper_values, paper_model_name, read_gran_tables, regularization
+    from sentemb.reporting.transfer import paper_model_name, regularization
+    from sentemb.reporting.wieting2017 import gran_paper_values, read_gran_tables
 
     assert [paper_model_name(*m) for m in [("avg", {}), ("lstm", {"output_gate": False}), ("rnn", {
         "activation": "identity"}), ("lstmavg", {"bidirectional": True}), ("gran", {"variant": 3}),

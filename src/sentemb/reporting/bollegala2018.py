@@ -3,27 +3,144 @@ similarity of the input vectors."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
-from sentemb.core.data.benchmarks import NWS_SETS
+from sentemb.core.data.benchmarks import NWS_SETS, STS_YEARS
 from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, comparison_claim
 from sentemb.reporting.config import Bollegala2018Report
 from sentemb.reporting.figures import Report, curves, dataset_bars, report_with_figures
 from sentemb.reporting.significance import fisher_interval, paired_over_datasets, pearson_p
-from sentemb.reporting.tables import (
-    NWS_EMBEDDINGS,
-    NWS_METHODS,
-    marked,
-    nws_table1,
-    nws_table2,
-    nws_table3,
-    read_nws_table1_averages,
-    read_nws_table2,
-    read_nws_table3,
-    to_markdown,
-)
+from sentemb.reporting.tables import YEAR_GROUP, marked, read_reference, to_markdown
 from sentemb.reporting.workspace import Workspace
+
+# Bollegala et al. (NWS paper) name the input vectors sgns / cbow / glove
+NWS_EMBEDDINGS = {"word2vec-sg": "sgns", "word2vec-cbow": "cbow", "glove": "glove"}
+# our weighting suffix → the column name of the NWS paper's Table 1 (our extra variants keep our name)
+NWS_METHODS = {"": "AVG", "-isf": "ISF", "-isf-log": "ISF-log", "-sif": "SMOOTH (SIF)", "-sif-pc": "SIF + PC",
+               "-sif-pc-corpus": "SIF + PC (corpus)", "-usif": "uSIF", "-nws": "NWS"}
+
+
+def read_nws_table2(path: str | Path) -> pd.DataFrame:
+    """Bollegala et al. Table 2 (NWS with SGNS / CBOW / GloVe input vectors) as rows (group, dataset, embeddings,
+    pearson ×100).
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    df = read_reference(path, {"year", "dataset", "embeddings", "pearson_x100"}, "Bollegala et al., Table 2")
+    df["group"] = df["year"].map(YEAR_GROUP)
+    return df.rename(columns={"pearson_x100": "pearson"})[["group", "dataset", "embeddings", "pearson"]]
+
+
+def _nws_rows(table: pd.DataFrame, columns: list[str], nws_sets: tuple[str, ...]) -> pd.DataFrame:
+    """Sort the rows by year and dataset and add the 18-set mean and the all-datasets mean."""
+    order = {g: i for i, g in enumerate([*STS_YEARS, "SICK-R", "STS-B"])}
+    table = table.sort_values(["group", "dataset"], key=lambda s: s.map(order) if s.name == "group" else s.str.lower())
+    table = table.reset_index(drop=True)
+    in18 = (table["group"] + "." + table["dataset"]).isin(nws_sets)
+    ours = [c for c in columns if not c.endswith("(paper)")]
+    means = [
+        {"group": "mean", "dataset": f"the paper's {int(in18.sum())} sets",
+         **table.loc[in18, columns].mean().to_dict()},
+        {"group": "mean", "dataset": f"all {len(table)} datasets", **table[ours].mean().to_dict()},
+    ]
+    return pd.concat([table[["group", "dataset", *columns]], pd.DataFrame(means)], ignore_index=True)
+
+
+def nws_table1(ours: dict[str, pd.DataFrame], nws_sets: tuple[str, ...], marked: str = "NWS",
+               baseline: str = "ISF") -> tuple[pd.DataFrame, pd.Series]:
+    """The NWS paper's Table 1 layout for one set of word vectors: a row per dataset (the 18 and every other one we
+    evaluated), a column per method (AVG, ISF, ISF-log, SMOOTH, SIF + PC, NWS), then the two means.
+
+    Bollegala et al. mark with * the datasets where NWS improves significantly over ISF, from Fisher
+    z-transformation confidence intervals; here a dataset is marked when ``marked``'s r lies above the upper end
+    of the 95% interval of ``baseline``'s r (:func:`fisher_interval`).
+
+    Args:
+        ours: method column name → per-dataset rows (:func:`read_datasets_csv`, with ``pairs``).
+        nws_sets: ``group.dataset`` keys of the paper's 18 sets.
+
+    Returns:
+        ``(table, significant)``: the table (×100) and a bool Series over its rows.
+    """
+    keys = pd.concat([df[["group", "dataset", "pairs"]] for df in ours.values()]).drop_duplicates(["group", "dataset"])
+    table = keys
+    for method, df in ours.items():
+        table = table.merge(df[["group", "dataset", "pearson"]].rename(columns={"pearson": method}), how="left")
+    table = _nws_rows(table.assign(_pairs=table["pairs"]), [*ours, "_pairs"], nws_sets)
+    significant = pd.Series(False, index=table.index)
+    if marked in table and baseline in table:
+        rows = table["group"] != "mean"
+        _, high = fisher_interval(table.loc[rows, baseline] / 100, table.loc[rows, "_pairs"])
+        significant[rows] = table.loc[rows, marked].to_numpy() / 100 > high
+    return table.drop(columns="_pairs"), significant
+
+
+def nws_table2(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, nws_sets: tuple[str, ...]) -> pd.DataFrame:
+    """The NWS paper's Table 2 layout: NWS over each input vector set, ours beside the paper's, per dataset.
+
+    Args:
+        ours: our vectors name (``word2vec-sg`` …) → the per-dataset rows of its NWS model.
+        reference: :func:`read_nws_table2`.
+    """
+    keys = pd.concat([df[["group", "dataset"]] for df in ours.values()]).drop_duplicates()
+    table, cols = keys, []
+    for vectors, df in ours.items():
+        emb = NWS_EMBEDDINGS.get(vectors, vectors)
+        col = f"NWS {emb}"
+        table = table.merge(df[["group", "dataset", "pearson"]].rename(columns={"pearson": col}), how="left")
+        ref = reference[reference["embeddings"] == emb][["group", "dataset", "pearson"]]
+        table = table.merge(ref.rename(columns={"pearson": f"{col} (paper)"}), how="left")
+        cols += [col, f"{col} (paper)"]
+    return _nws_rows(table, cols, nws_sets)
+
+
+def read_nws_table1_averages(path: str | Path) -> pd.DataFrame:
+    """The overall averages of Bollegala et al. Table 1 (18 sets, GloVe input), rows (method, pearson_x100).
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    return read_reference(path, {"method", "pearson_x100"}, "Bollegala et al., Table 1 averages")
+
+
+def read_nws_table3(path: str | Path) -> pd.DataFrame:
+    """Bollegala et al. Table 3 (Pearson r of NWS scores with Warriner / MRC norms), rows (embeddings, norm,
+    pearson).
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    return read_reference(path, {"embeddings", "norm", "pearson"}, "Bollegala et al., Table 3")
+
+
+# the NWS paper's Table 3 columns: arousal, valence, dominance from Warriner; concreteness, imageability from MRC
+NWS_TABLE3_NORMS = {"Arousal": "Warriner arousal", "Conc.": "MRC concreteness", "Dom.": "Warriner dominance",
+                    "Img.": "MRC imageability", "Valence": "Warriner valence"}
+
+
+def nws_table3(ours: dict[str, dict], reference: pd.DataFrame) -> pd.DataFrame:
+    """The NWS paper's Table 3 layout: a row per input vector set, ours and the paper's r per norm.
+
+    Args:
+        ours: vectors name → the ``metrics/VECTORS-nws.norms.json`` mapping (``"Warriner valence"`` → r, words).
+        reference: :func:`read_nws_table3`.
+    """
+    rows = []
+    norm_names = {"Arousal": "arousal", "Conc.": "concreteness", "Dom.": "dominance", "Img.": "imageability",
+                  "Valence": "valence"}
+    for vectors, norms in ours.items():
+        emb = NWS_EMBEDDINGS.get(vectors, vectors)
+        row: dict = {"embeddings": emb}
+        for col, key in NWS_TABLE3_NORMS.items():
+            row[col] = norms.get(key, {}).get("pearson", np.nan)
+            ref = reference[(reference["embeddings"] == emb) & (reference["norm"] == norm_names[col])]
+            row[f"{col} (paper)"] = float(ref["pearson"].iloc[0]) if len(ref) else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 NOTE = """\
 Pearson's r ×100. "(paper)" = Bollegala et al., trained on the Toronto Book Corpus (81M sentences); ours on the corpus

@@ -10,14 +10,69 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sentemb.core.data.benchmarks import KENTER_GROUPS
+from sentemb.core.data.benchmarks import KENTER_GROUPS, STS_YEARS
 from sentemb.core.models.word_vectors import WordVectors
 from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, comparison_claim, comparison_evidence, not_testable
 from sentemb.reporting.config import Kenter2016Report
 from sentemb.reporting.figures import Report, curves, dataset_bars, norms_by_frequency, report_with_figures
 from sentemb.reporting.significance import paired_over_datasets, rank_biserial, wilcoxon_table, williams_table
-from sentemb.reporting.tables import kenter_table, mark_significant, read_kenter_table, read_reference, to_markdown
+from sentemb.reporting.tables import YEAR_GROUP, mark_significant, read_reference, to_markdown
 from sentemb.reporting.workspace import Workspace
+
+# our model name → Kenter et al.'s system name in Table 1
+KENTER_SYSTEMS = {"word2vec-sg": "word2vec_skipgram", "word2vec-cbow": "word2vec_cbow", "siamese_cbow": "siamese_cbow"}
+# Kenter et al. abbreviate two 2015 names
+KENTER_NAMES = {"answ-forums": "answers-forums", "answ-students": "answers-students"}
+
+
+def read_kenter_table(path: str | Path) -> pd.DataFrame:
+    """Kenter et al. Table 1 as rows (group, dataset, system, pearson, spearman), ×100.
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    df = read_reference(path, {"year", "dataset", "system", "pearson", "spearman"}, "Kenter et al. 2016, Table 1")
+    df["group"] = df["year"].map(YEAR_GROUP)
+    df["dataset"] = df["dataset"].replace(KENTER_NAMES)
+    df[["pearson", "spearman"]] *= 100
+    return df[["group", "dataset", "system", "pearson", "spearman"]]
+
+
+def kenter_table(ours: dict[str, pd.DataFrame], reference: pd.DataFrame, metric: str = "pearson") -> pd.DataFrame:
+    """One row per dataset (Kenter's 20 and every other evaluated one), a column per model with ours and the paper's.
+
+    Means: over the 19 sets that both have (2012-2015 without 2013 SMT), the paper's own 20-set mean, and ours over
+    every STS set we evaluated.
+    """
+    keys = reference[["group", "dataset"]].drop_duplicates()
+    for df in ours.values():
+        keys = pd.concat([keys, df[["group", "dataset"]]]).drop_duplicates()
+    table = keys.reset_index(drop=True)
+    cols = []
+    for model, df in ours.items():
+        ours_col, paper_col = f"{model}", f"{model} (paper)"
+        table = table.merge(df[["group", "dataset", metric]].rename(columns={metric: ours_col}), how="left")
+        system = KENTER_SYSTEMS.get(model)
+        if system is not None:
+            ref = reference[reference["system"] == system][["group", "dataset", metric]]
+            table = table.merge(ref.rename(columns={metric: paper_col}), how="left")
+            cols += [ours_col, paper_col]
+        else:
+            cols.append(ours_col)
+    order = {g: i for i, g in enumerate([*STS_YEARS, "SICK-R", "STS-B"])}
+    table = table.sort_values(["group", "dataset"], key=lambda s: s.map(order) if s.name == "group" else s.str.lower())
+    table = table.reset_index(drop=True)[["group", "dataset", *cols]]
+    both = table.dropna(subset=cols) if cols else table
+    both = both[both["group"].isin(KENTER_GROUPS)]
+    means = [
+        {"group": "mean", "dataset": f"{len(both)} sets in both", **both[cols].mean().to_dict()},
+        {"group": "mean", "dataset": "paper, 20 sets",
+         **{c: table.loc[table["group"].isin(KENTER_GROUPS), c].mean()
+            for c in cols if c.endswith("(paper)")}},
+        {"group": "mean", "dataset": "ours, all STS12-16",
+         **{c: table.loc[table["group"].isin(list(STS_YEARS)), c].mean() for c in cols if not c.endswith("(paper)")}},
+    ]
+    return pd.concat([table, pd.DataFrame(means)], ignore_index=True)
 
 FREQUENT = 1000  # the most frequent words: the norms compared among words that all had many updates
 # §4.4: each end of the norm scale → the claim's key, the sign of the rank-biserial r it expects, the claim

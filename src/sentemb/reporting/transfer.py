@@ -11,8 +11,43 @@ from sentemb.core.data.benchmarks import GRAN_GROUPS
 from sentemb.reporting.claims import comparison_claim
 from sentemb.reporting.figures import curves, dataset_bars
 from sentemb.reporting.significance import paired_over_datasets
-from sentemb.reporting.tables import gran_dataset_table, paper_model_name, regularization, to_markdown
+from sentemb.reporting.tables import to_markdown
 from sentemb.reporting.workspace import Workspace
+
+# --- Wieting & Gimpel 2017 (GRAN) -------------------------------------------------------------------------------
+
+
+def paper_model_name(encoder: str, args: dict) -> str:
+    """The name Wieting et al. give a configuration: AVG, PROJ, DAN, RNN, iRNN, LSTM, LSTM (no o.g.), LSTMAVG,
+    BiLSTMAVG, GRAN, GRAN-2 … GRAN-5, BiGRAN."""
+    bi = "Bi" if args.get("bidirectional") else ""
+    if encoder == "rnn":
+        return "iRNN" if args.get("activation") == "identity" else "RNN"
+    if encoder == "lstm":
+        return bi + "LSTM" + ("" if args.get("output_gate", True) else " (no o.g.)")
+    if encoder == "lstmavg":
+        return bi + "LSTMAVG"
+    if encoder == "gran":
+        v = int(args.get("variant", 1))
+        return bi + "GRAN" + (f"-{v}" if v > 1 else "")
+    return encoder.upper()
+
+
+def regularization(dropout: float, word_dropout: float, scramble: float) -> str:
+    """Wieting & Gimpel's label for a regularisation setting: "none", "dropout", "word dropout", "scrambling",
+    "dropout, scrambling" …"""
+    parts = [n for n, on in (("dropout", dropout > 0), ("word dropout", word_dropout > 0),
+                             ("scrambling", scramble > 0)) if on]
+    return ", ".join(parts) or "none"
+
+
+def gran_dataset_table(ours: dict[str, pd.DataFrame], sets: list[str]) -> pd.DataFrame:
+    """A row per evaluation set (``group.dataset``) and a column per model: Pearson ×100, with the mean row."""
+    table = pd.DataFrame({"set": sets})
+    for name, df in ours.items():
+        table[name] = table["set"].map(dict(zip(df["set"], df["pearson"], strict=True)))
+    mean = {"set": f"mean ({len(sets)} sets)"} | {n: table[n].mean() for n in ours}
+    return pd.concat([table, pd.DataFrame([mean])], ignore_index=True).round(2)
 
 SETS_NOTE = """\
 Mean Pearson's r ×100 over the evaluation sets of Wieting & Gimpel 2017: the 20 STS 2012-2015 sets, SICK test and the

@@ -3,6 +3,8 @@ supervised STS and SICK results of §4.3 (Tables 5, 6 and 8) with Williams' test
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -11,14 +13,7 @@ from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, not_testable
 from sentemb.reporting.config import Wieting2017Report
 from sentemb.reporting.figures import Report, dataset_bars, report_with_figures
 from sentemb.reporting.significance import williams_table, zou_interval
-from sentemb.reporting.tables import (
-    gran_paper_values,
-    paper_model_name,
-    read_gran_tables,
-    read_reference,
-    regularization,
-    to_markdown,
-)
+from sentemb.reporting.tables import read_reference, to_markdown
 from sentemb.reporting.transfer import (
     baselines_line,
     beats_claims,
@@ -26,6 +21,8 @@ from sentemb.reporting.transfer import (
     evaluation_sets,
     model_rows,
     pairs_section,
+    paper_model_name,
+    regularization,
     sets_note,
     training_section,
     transfer_figures,
@@ -33,6 +30,36 @@ from sentemb.reporting.transfer import (
 from sentemb.reporting.workspace import Workspace
 from sentemb.supervised.config import SETTINGS, SupervisedConfig, transfer_model
 from sentemb.supervised.data import DATASETS
+
+
+def read_gran_tables(path: str | Path) -> pd.DataFrame:
+    """Wieting & Gimpel 2017 Tables 1-3 (transfer setting) as rows (table, model, training_data, regularization,
+    selection, value), mean Pearson ×100 over their 22 sets; selection is ``test`` (STS 2016) or ``oracle``.
+
+    Raises:
+        SentembError: a missing file or missing columns.
+    """
+    df = read_reference(path, {"table", "model", "training_data", "regularization", "selection", "value"},
+                         "Wieting & Gimpel 2017, Tables 1-3")
+    df = df[df["table"].isin([1, 2, 3])].copy()
+    df["selection"] = df["selection"].str.replace("test(STS2016)", "test", regex=False)
+    df["regularization"] = df["regularization"].fillna("none")
+    return df
+
+
+def gran_paper_values(reference: pd.DataFrame, model: str, reg: str) -> dict:
+    """The published test- and oracle-mode means for a model and regularisation (SimpWiki training); where the paper
+    has no row for that regularisation, its unregularised SimpWiki row (Table 1) and the label it was found under."""
+    rows = reference[(reference["model"] == model) & (reference["training_data"] == "SimpWiki")]
+    exact = rows[rows["regularization"] == reg]
+    use = exact if len(exact) else rows[rows["regularization"] == "none"]
+    out = {"paper regularization": (use["regularization"].iloc[0] if len(use) else "—")}
+    for mode in ("test", "oracle"):
+        v = use[use["selection"] == mode]["value"]
+        out[f"paper {mode}"] = float(v.iloc[0]) if len(v) else float("nan")
+    ppdb = reference[(reference["model"] == model) & (reference["training_data"] == "PPDB")]["value"]
+    out["paper PPDB test"] = float(ppdb.iloc[0]) if len(ppdb) else float("nan")
+    return out
 
 DATA_NOTE = """\
 Training data differ. The paper trained on SimpWiki (167,689 simple/standard Wikipedia sentence pairs) or PPDB XL
