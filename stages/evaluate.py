@@ -7,7 +7,7 @@ import json
 from _common import params, run
 
 from sentemb.core.atomic import atomic_open, atomic_path, write_json
-from sentemb.core.data.benchmarks import load_benchmarks
+from sentemb.core.data.benchmarks import read_benchmark_sets
 from sentemb.core.evaluation.config import EvaluateConfig
 from sentemb.core.evaluation.sts import score_model
 from sentemb.core.models import load_model
@@ -19,7 +19,8 @@ def main(name: str) -> None:
     config = params("evaluate", EvaluateConfig)
     model = load_model(f"models/{name}")
     load_token_cache("data/benchmarks/tokens.json")  # the benchmark sentences tokenised once (benchmark-tokens)
-    metrics, evaluation = score_model(name, model, load_benchmarks("data/raw", config.benchmarks), config)
+    # the benchmarks of evaluate.benchmarks as benchmark-tokens read them from data/raw
+    metrics, evaluation = score_model(name, model, read_benchmark_sets("data/benchmarks/sets.json"), config)
     write_json(f"metrics/models/{name}.json", metrics)
     with atomic_open(f"metrics/models/{name}.datasets.csv", newline="") as fh:
         evaluation.datasets.round(4).to_csv(fh, index=False)

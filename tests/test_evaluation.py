@@ -33,6 +33,26 @@ def test_every_benchmark_has_its_published_pair_count(shared):
     assert got == PUBLISHED  # 2013 SMT (LDC only) is absent: 3 sets in 2013, 19 in 2012-2015
 
 
+
+def test_the_benchmark_sets_file_gives_back_every_set_as_read(shared, tmp_path):
+    """benchmark-tokens writes the sets as read from the raw files, and evaluation reads them back: the same sets in
+    the same order, the same sentences and the same gold scores to the bit; a file that is not such a file is one
+    line naming it."""
+    from sentemb.core.data.benchmarks import read_benchmark_sets, write_benchmark_sets
+
+    datasets = load_benchmarks(shared)
+    write_benchmark_sets(tmp_path / "sets.json", datasets)
+    back = read_benchmark_sets(tmp_path / "sets.json")
+    assert [d.key for d in back] == [d.key for d in datasets]
+    for a, b in zip(datasets, back, strict=True):
+        assert (a.sentences1, a.sentences2, a.path) == (b.sentences1, b.sentences2, b.path)
+        assert a.gold.dtype == b.gold.dtype and a.gold.tobytes() == b.gold.tobytes()
+    (tmp_path / "bad.json").write_text('[{"group": "STS12"}]')
+    with pytest.raises(SentembError, match=r"bad\.json: not a file of benchmark sets written by benchmark-tokens"):
+        read_benchmark_sets(tmp_path / "bad.json")
+    with pytest.raises(SentembError, match=r"missing benchmark sets \(run `dvc repro benchmark-tokens`\)"):
+        read_benchmark_sets(tmp_path / "none.json")
+
 def test_quirks_of_the_official_files(shared):
     # 2016: four columns, the source notes are not part of the sentences
     ds = read_sts_pairs(shared / "sts/2016/STS2016.input.headlines.txt", shared / "sts/2016/STS2016.gs.headlines.txt",

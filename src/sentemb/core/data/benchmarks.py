@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sentemb.core.atomic import read_json, write_json
 from sentemb.core.errors import SentembError
 
 STS_YEARS = {"STS12": "2012", "STS13": "2013", "STS14": "2014", "STS15": "2015", "STS16": "2016"}
@@ -309,6 +310,28 @@ def load_benchmarks(raw_dir: str | Path, groups: list[str] | tuple[str, ...] = B
         else:
             raise SentembError(f"evaluate.benchmarks: unknown benchmark {g!r} (expected one of {BENCHMARKS})")
     return out
+
+
+def write_benchmark_sets(path: str | Path, datasets: list[STSDataset]) -> None:
+    """The datasets as read (sentences, gold scores, where each came from), in order, as one JSON file written
+    atomically: what every evaluation reads, so that it depends on one prepared input rather than on the raw files
+    (the benchmark-tokens stage writes it beside the token cache). Gold scores round-trip exactly (JSON floats)."""
+    write_json(path, [{"group": d.group, "name": d.name, "path": d.path, "sentences1": d.sentences1,
+                       "sentences2": d.sentences2, "gold": [float(g) for g in d.gold]} for d in datasets])
+
+
+def read_benchmark_sets(path: str | Path) -> list[STSDataset]:
+    """The datasets of :func:`write_benchmark_sets`, in its order.
+
+    Raises:
+        SentembError: a missing file (naming the stage that writes it) or one that is not such a file.
+    """
+    data = read_json(path, "missing benchmark sets (run `dvc repro benchmark-tokens`)")
+    try:
+        return [STSDataset(d["group"], d["name"], list(d["sentences1"]), list(d["sentences2"]),
+                           np.asarray(d["gold"], dtype=np.float64), d["path"]) for d in data]
+    except (KeyError, TypeError, ValueError) as e:
+        raise SentembError(f"{path}: not a file of benchmark sets written by benchmark-tokens ({e})") from None
 
 
 def evaluation_sentences(raw_dir: str | Path) -> Iterator[str]:
