@@ -5,6 +5,7 @@ al.): predict a sentence's previous and next sentence among random ones from an 
 - :mod:`.batch`: sentences as concatenated token ids (:class:`~.batch.TokenBatch`).
 - :mod:`.sampling`: the training tuples and their negatives, from the corpus or the batch.
 - :mod:`.loss`: the softmax over the candidates' similarities and its cross-entropy.
-- :mod:`.loop`: the training loop (torch's autograd, or a family's compiled step).
+- :mod:`.loop`: the batches, the learning-rate schedule and the steps (torch's autograd, or a family's fused step),
+  run by the training skeleton (:mod:`sentemb.core.training`).
 - :mod:`.kernels`: the compiled (numba) pieces the families' compiled steps share.
 """
