@@ -37,6 +37,7 @@ from sentemb.core.evaluation.cosine import cosine_scores
 from sentemb.core.evaluation.sts import aggregate, evaluate
 from sentemb.core.models import load_model
 from sentemb.interop.sentence_transformers import export_sentence_transformers
+from sentemb.papers import MEANS
 
 YEARS = ["STS12", "STS13", "STS14", "STS15", "STS16"]
 
@@ -55,7 +56,7 @@ def _rescored(st: SentenceTransformer, sets, name: str) -> tuple[dict, dict]:
             return st.encode(s, batch_size=512, convert_to_numpy=True)
 
     committed = json.loads((Path("metrics/models") / f"{name}.json").read_text())
-    return aggregate(evaluate(Exported(), sets)), committed
+    return aggregate(evaluate(Exported(), sets), MEANS), committed
 
 
 def agreement(name: str, out: Path, raw: Path) -> None:

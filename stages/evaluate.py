@@ -13,6 +13,7 @@ from sentemb.core.evaluation.sts import score_model
 from sentemb.core.models import load_model
 from sentemb.core.models.format import read_config
 from sentemb.core.text.cache import load_token_cache
+from sentemb.papers import MEANS, kenter2016
 
 
 def main(name: str) -> None:
@@ -20,7 +21,8 @@ def main(name: str) -> None:
     model = load_model(f"models/{name}")
     load_token_cache("data/benchmarks/tokens.json")  # the benchmark sentences tokenised once (benchmark-tokens)
     # the benchmarks of evaluate.benchmarks as benchmark-tokens read them from data/raw
-    metrics, evaluation = score_model(name, model, read_benchmark_sets("data/benchmarks/sets.json"), config)
+    metrics, evaluation = score_model(name, model, read_benchmark_sets("data/benchmarks/sets.json"), config,
+                                      MEANS, oov_means=(kenter2016.MEAN.name, "all"))  # §3.3: CBOW's unknown words
     write_json(f"metrics/models/{name}.json", metrics)
     with atomic_open(f"metrics/models/{name}.datasets.csv", newline="") as fh:
         evaluation.datasets.round(4).to_csv(fh, index=False)

@@ -6,13 +6,14 @@ sentence occurs in the paraphrastic training pairs (sentemb.supervised.data.buil
 from _common import params, run
 
 from sentemb.core.atomic import write_json
+from sentemb.papers import wieting2017
 from sentemb.supervised.config import SplitConfig
 from sentemb.supervised.data import build_supervised_data
 
 
 def main() -> None:
     counts = build_supervised_data("data/raw", params("supervised.split", SplitConfig), "data/pairs/train.tsv",
-                                   "data/supervised")
+                                   "data/supervised", wieting2017.STS_GROUPS)
     write_json("metrics/supervised-data.json", counts)
     for name, c in counts.items():
         if isinstance(c, dict):

@@ -1,5 +1,5 @@
 """The layout: foundations below, families above, each family importing no other; every DVC stage depending on the
-code it runs by folder (at most five code dependencies), and no more than it runs; stage scripts thin; one short
+code it runs by folder (at most six code dependencies), and no more than it runs; stage scripts thin; one short
 pipeline file."""
 
 import ast
@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "sentemb"
 FAMILIES = ("siamese_cbow", "salience", "paraphrastic", "supervised")
 # what each layer may import, besides itself and the layers below it (in this order)
-LAYERS = ["core", "wordvectors", "adjacent_sentences", "distillation", *FAMILIES, "reporting", "inference", "interop"]
+LAYERS = ["core", "papers", "wordvectors", "adjacent_sentences", "distillation", *FAMILIES, "reporting", "inference",
+          "interop"]
 
 # what a stage imports only once it has read the model's config (core.models.load_model's lazy dispatch, by type) or
 # runs (the LSTM's CPU backward kernel)
@@ -123,7 +124,7 @@ def test_each_stage_depends_on_the_code_it_runs_by_folder():
                          text=True, check=True)
     closures = json.loads(res.stdout)
     for name, (_, deps) in stages.items():
-        assert len(deps) <= 5, f"{name}: {len(deps)} code dependencies: {deps}"
+        assert len(deps) <= 6, f"{name}: {len(deps)} code dependencies: {deps}"
         imported = set(closures["|".join(specs[name])]) - {"src/sentemb/__init__.py"}  # no code: the test above
         missing = sorted(f for f in imported if not _covered(f, deps))
         assert not missing, f"{name}: imports {missing} but does not depend on them"

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from sentemb.core.data.benchmarks import KENTER_GROUPS, load_benchmarks
+from sentemb.core.data.benchmarks import load_benchmarks
 from sentemb.core.errors import SentembError
+from sentemb.papers.wieting2017 import STS_GROUPS
 from sentemb.paraphrastic.composition import PaddedBatch, build_composition
 from sentemb.supervised.config import Setting, TrainingConfig
 from sentemb.supervised.data import read_split, sick_splits, split_datasets, write_split
@@ -60,7 +61,7 @@ def test_head_is_the_two_matrix_form_and_the_loss_is_kl():
 
 
 def test_sts_split_is_40_10_50_per_dataset_seeded_and_complete(shared, tmp_path):
-    datasets = load_benchmarks(shared, KENTER_GROUPS)
+    datasets = load_benchmarks(shared, STS_GROUPS)
     splits = split_datasets(datasets, (0.4, 0.1), seed=1)
     sizes = {s: len(rows) for s, rows in splits.items()}
     assert sum(sizes.values()) == sum(len(d) for d in datasets) and len(datasets) == 19

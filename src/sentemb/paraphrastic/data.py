@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sentemb.core.data.benchmarks import GRAN_GROUPS, KENTER_GROUPS
 from sentemb.core.data.pairs import LEXICAL_HEADER, PAIRS_HEADER, SELECTION_HEADER, read_pairs
 from sentemb.core.evaluation.word_similarity import word_similarity_words
 from sentemb.core.models.word_vectors import WordVectors
+from sentemb.papers.wieting2017 import SELECTION
 from sentemb.paraphrastic.config import ParaphrasticConfig
 from sentemb.paraphrastic.training import IdPairs, sts_selector, word_similarity_selector
 
@@ -83,9 +83,7 @@ def training_data(config: ParaphrasticConfig, pairs_dir: str | Path, vectors: Wo
             s.gold.append(float(gold))
         for s in sets.values():
             s.gold = np.asarray(s.gold)
-        groups = {"STS16": [k for k in sets if k.startswith("STS16.")],
-                  "GRAN-22": [k for k in sets if k.split(".")[0] in GRAN_GROUPS],
-                  "STS12-15": [k for k in sets if k.split(".")[0] in KENTER_GROUPS]}
+        groups = {name: [k for k in sets if k.split(".")[0] in of] for name, of in SELECTION.items()}
         select = sts_selector(list(sets.values()), groups)
     else:
         select = word_similarity_selector(words)

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sentemb.core.data.benchmarks import NWS_SETS, STS_YEARS
+from sentemb.core.data.benchmarks import STS_YEARS
+from sentemb.papers.bollegala2018 import NWS_SETS
 from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, comparison_claim
 from sentemb.reporting.config import Bollegala2018Report
 from sentemb.reporting.figures import Report, curves, dataset_bars, report_with_figures

@@ -19,7 +19,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from sentemb.core.data.benchmarks import KENTER_GROUPS, STSDataset
+from sentemb.core.data.benchmarks import STSDataset
+from sentemb.papers.kenter2016 import KENTER_GROUPS
 from sentemb.reporting.figures import STYLE, svg_text
 from sentemb.reporting.tables import to_markdown
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sentemb.core.data.benchmarks import KENTER_GROUPS, STS_YEARS
+from sentemb.core.data.benchmarks import STS_YEARS
 from sentemb.core.models.word_vectors import WordVectors
+from sentemb.papers.kenter2016 import KENTER_GROUPS
 from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, comparison_claim, comparison_evidence, not_testable
 from sentemb.reporting.config import Kenter2016Report
 from sentemb.reporting.figures import Report, curves, dataset_bars, norms_by_frequency, report_with_figures

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sentemb.core.data.benchmarks import GRAN_GROUPS
+from sentemb.papers.wieting2017 import GRAN_GROUPS
 from sentemb.reporting.claims import comparison_claim
 from sentemb.reporting.figures import curves, dataset_bars
 from sentemb.reporting.significance import paired_over_datasets

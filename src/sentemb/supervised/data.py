@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from sentemb.core.atomic import atomic_open, atomic_path
-from sentemb.core.data.benchmarks import KENTER_GROUPS, STSDataset, load_benchmarks, read_sick
+from sentemb.core.data.benchmarks import STSDataset, load_benchmarks, read_sick
 from sentemb.core.data.pairs import PAIRS_HEADER, match_key, read_pairs
 from sentemb.core.errors import SentembError
 from sentemb.supervised.config import SplitConfig
@@ -117,13 +117,15 @@ DATASETS = {"sts": "STS", "sick": "SICK"}
 """The supervised tasks: their folder under data/supervised and their name in the paper."""
 
 
-def build_supervised_data(raw: str | Path, config: SplitConfig, training_pairs: str | Path, out_dir: str | Path
-                          ) -> dict:
+def build_supervised_data(raw: str | Path, config: SplitConfig, training_pairs: str | Path, out_dir: str | Path,
+                          sts_groups: Sequence[str]) -> dict:
     """The splits of both tasks, written atomically as ``OUT/{sts,sick}/{train,dev,test}.tsv``: STS 2012-2015 split
     per dataset (:func:`split_datasets`), SICK's own (:func:`sick_splits`).
 
     Args:
         raw: the download stage's folder.
+        sts_groups: the groups of the STS task (Wieting & Gimpel's STS 2012-2015,
+            :data:`sentemb.papers.wieting2017.STS_GROUPS`).
         training_pairs: the paraphrastic training pairs (``data/pairs/train.tsv``); no test sentence may occur in them,
             compared as the pairs stage compares sentences (:func:`~sentemb.core.data.pairs.match_key`: case and
             punctuation ignored).
@@ -134,7 +136,7 @@ def build_supervised_data(raw: str | Path, config: SplitConfig, training_pairs: 
     Raises:
         SentembError: a missing or malformed input, or a test sentence found in the training pairs.
     """
-    data = {"sts": split_datasets(load_benchmarks(raw, KENTER_GROUPS), (config.train, config.dev), config.seed),
+    data = {"sts": split_datasets(load_benchmarks(raw, list(sts_groups)), (config.train, config.dev), config.seed),
             "sick": sick_splits(Path(raw) / "sick")}
     trained = {match_key(s) for _, a, b in read_pairs(training_pairs, PAIRS_HEADER) for s in (a, b)}
     for name, splits in data.items():

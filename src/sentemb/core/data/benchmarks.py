@@ -1,4 +1,4 @@
-"""The evaluation benchmarks in their official file formats, and the groups of sets each paper averages over.
+"""The evaluation benchmarks in their official file formats (the sets each paper averages over: :mod:`sentemb.papers`).
 
 Datasets and their quirks (see the data PROVENANCE): STS 2012-2015 inputs ``s1<TAB>s2``, gold one score a line;
 2015/2016 gold files have an empty line for every unscored pair (dropped, never scored as 0); 2016 inputs have four
@@ -23,18 +23,6 @@ from sentemb.core.atomic import read_json, write_json
 from sentemb.core.errors import SentembError
 
 STS_YEARS = {"STS12": "2012", "STS13": "2013", "STS14": "2014", "STS15": "2015", "STS16": "2016"}
-# the 19 staged sets of Kenter et al.'s Table 1 (2012-2015; 2013 SMT absent)
-KENTER_GROUPS = ("STS12", "STS13", "STS14", "STS15")
-# The 18 sets of Bollegala et al.'s Tables 1-2: STS 2012-2015 without 2012 MSRvid and 2013 SMT.
-NWS_SETS = tuple(
-    f"{g}.{d}" for g, ds in {
-        "STS12": ("MSRpar", "OnWN", "SMTeuroparl", "SMTnews"), "STS13": ("FNWN", "OnWN", "headlines"),
-        "STS14": ("OnWN", "deft-forum", "deft-news", "headlines", "images", "tweet-news"),
-        "STS15": ("answers-forums", "answers-students", "belief", "headlines", "images"),
-    }.items() for d in ds
-)
-# The 22 sets of Wieting & Gimpel 2017 (Tables 1-3): STS 2012-2015, SICK test, PIT-2015 test; 21 staged (no SMT).
-GRAN_GROUPS = (*KENTER_GROUPS, "SICK-R", "PIT-2015")
 
 
 @dataclass

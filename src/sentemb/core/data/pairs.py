@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import lzma
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -38,7 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from sentemb.core.atomic import atomic_path
-from sentemb.core.data.benchmarks import GRAN_GROUPS, evaluation_sentences, load_benchmarks
+from sentemb.core.data.benchmarks import evaluation_sentences, load_benchmarks
 from sentemb.core.data.config import PairsConfig
 from sentemb.core.errors import SentembError
 from sentemb.core.text.config import TextConfig
@@ -235,14 +235,16 @@ LEXICAL_HEADER = ("word1", "word2")
 SELECTION_HEADER = ("set", "sentence1", "sentence2", "gold")
 
 
-def prepare_pairs(raw: str | Path, config: PairsConfig, text: TextConfig, out_dir: str | Path) -> dict:
+def prepare_pairs(raw: str | Path, config: PairsConfig, text: TextConfig, out_dir: str | Path,
+                  selection_groups: Sequence[str]) -> dict:
     """The training data of the paraphrastic models, written atomically into ``out_dir``: ``train.tsv`` (source,
     sentence1, sentence2; tokenised: :func:`build_training_pairs`), ``ppdb-lexical.tsv`` (PPDB XL lexical word pairs,
-    for PARAGRAM) and ``selection.tsv`` (set, sentence1, sentence2, gold: the model-selection sets, STS 2016 and the
-    22 sets of Wieting & Gimpel for the "oracle" mode, tokenised).
+    for PARAGRAM) and ``selection.tsv`` (set, sentence1, sentence2, gold: the model-selection sets, tokenised).
 
     Args:
         raw: the download stage's folder (``pairs/``, ``sts/``, ``sick/``, ``stsbenchmark/``, ``pit2015/``).
+        selection_groups: the benchmark groups of the model-selection sets, in order (Wieting & Gimpel's: STS 2016
+            and the 22 sets, :data:`sentemb.papers.wieting2017.SELECTION_GROUPS`).
 
     Returns:
         The counts: per source (positives, identical, duplicates, evaluation overlap, kept), their total, the
@@ -258,7 +260,7 @@ def prepare_pairs(raw: str | Path, config: PairsConfig, text: TextConfig, out_di
     pairs, stats = build_training_pairs(sources, sentences, text)
     lexical = read_ppdb_lexical(raw)[: config.max_pairs]
     selection = [(ds.key, " ".join(tokenize(a, text)), " ".join(tokenize(b, text)), repr(float(g)))
-                 for ds in load_benchmarks(raw, ["STS16", *GRAN_GROUPS])
+                 for ds in load_benchmarks(raw, list(selection_groups))
                  for a, b, g in zip(ds.sentences1, ds.sentences2, ds.gold, strict=True)]
     with atomic_path(out_dir) as tmp:
         tmp.mkdir(parents=True)

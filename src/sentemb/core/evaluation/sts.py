@@ -1,20 +1,46 @@
 """STS scoring: cosine similarity of two sentence embeddings, Pearson/Spearman against gold per dataset, and the
-aggregates each paper reports (per-year means, Kenter's 19 sets, the NWS paper's 18, Wieting & Gimpel's 22)."""
+aggregates: per-year means, and the unweighted mean over any named list of sets (:class:`SetMean`; each paper's own
+are in :mod:`sentemb.papers`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from sentemb.core.data.benchmarks import GRAN_GROUPS, KENTER_GROUPS, NWS_SETS, STS_YEARS, STSDataset
+from sentemb.core.data.benchmarks import STS_YEARS, STSDataset
 from sentemb.core.evaluation.config import EvaluateConfig
 from sentemb.core.evaluation.correlation import correlations
 from sentemb.core.evaluation.cosine import cosine_scores
 from sentemb.core.evaluation.word_similarity import word_similarity
 from sentemb.core.models.word_averaging import WordAveragingModel
+
+
+@dataclass(frozen=True)
+class SetMean:
+    """A mean a paper reports: the unweighted mean of Pearson's r and Spearman's ρ over its sets.
+
+    Attributes:
+        name: the metric's key (``STS12-15``).
+        groups: whole groups of sets (``STS12`` …), and/or
+        sets: single sets (``group.dataset``).
+        complete: recorded only when every group of ``groups`` was evaluated (otherwise: when any of its sets was).
+    """
+
+    name: str
+    groups: tuple[str, ...] = ()
+    sets: tuple[str, ...] = ()
+    complete: bool = False
+
+    def rows(self, datasets: pd.DataFrame) -> pd.DataFrame | None:
+        """The rows of an :class:`Evaluation`'s ``datasets`` frame that the mean is over; None when it is not
+        recorded."""
+        chosen = datasets[datasets["group"].isin(self.groups) | datasets["set"].isin(self.sets)]
+        if self.complete and set(chosen["group"]) != set(self.groups):
+            return None
+        return chosen if len(chosen) else None
 
 
 @dataclass
@@ -56,16 +82,14 @@ def evaluate_embeddings(datasets: list[STSDataset], embeddings: Iterable[np.ndar
     return Evaluation(pd.DataFrame(rows), pd.concat(pair_frames, ignore_index=True))
 
 
-def aggregate(ev: Evaluation) -> dict:
+def aggregate(ev: Evaluation, means: Sequence[SetMean] = ()) -> dict:
     """The metrics a run is compared on, all ×100 and rounded to 2 decimals.
 
     Per STS year: ``pearson``/``spearman`` = unweighted mean over its datasets (the papers, SentEval ``mean``),
     ``pearson_wmean`` = mean weighted by pairs (SentEval ``wmean``), ``pearson_pooled`` = r over all the year's
     pairs pooled (the shared tasks' "ALL"), and ``pairs``. SICK-R, STS-B dev/test: ``pearson``, ``spearman``.
-    ``STS12-15``: unweighted mean over the 19 staged sets of Kenter et al.'s Table 1 (2013 SMT absent).
-    ``NWS-18``: unweighted mean over the 18 sets of Bollegala et al.'s Tables 1-2 (:data:`NWS_SETS`).
-    ``GRAN-22``: unweighted mean over the 22 sets of Wieting & Gimpel 2017 (STS 2012-2015, SICK test, PIT-2015
-    test; 21 staged, 2013 SMT absent), present only when all of them were evaluated.
+    Each of ``means``, in order, under its name: ``pearson``, ``spearman`` and ``datasets`` (the pipeline's:
+    :data:`sentemb.papers.MEANS`, ``STS12-15``, ``NWS-18``, ``GRAN-22``).
     ``all``: unweighted mean over every evaluated dataset.
     ``pairs_without_known_word``: pairs scored 0 because a sentence had no known word.
     """
@@ -86,25 +110,19 @@ def aggregate(ev: Evaluation) -> dict:
                 key = group if group in ("SICK-R", "PIT-2015") else f"{group}-{row['dataset']}"
                 out[key] = {"pearson": round(row["pearson"], 2), "spearman": round(row["spearman"], 2),
                             "pairs": int(row["pairs"])}
-    kenter = d[d["group"].isin(KENTER_GROUPS)]
-    if len(kenter):
-        out["STS12-15"] = {"pearson": round(kenter["pearson"].mean(), 2),
-                           "spearman": round(kenter["spearman"].mean(), 2), "datasets": len(kenter)}
-    nws = d[d["set"].isin(NWS_SETS)]
-    if len(nws):
-        out["NWS-18"] = {"pearson": round(nws["pearson"].mean(), 2), "spearman": round(nws["spearman"].mean(), 2),
-                         "datasets": len(nws)}
-    gran = d[d["group"].isin(GRAN_GROUPS)]
-    if set(gran["group"]) == set(GRAN_GROUPS):
-        out["GRAN-22"] = {"pearson": round(gran["pearson"].mean(), 2), "spearman": round(gran["spearman"].mean(), 2),
-                          "datasets": len(gran)}
+    for mean in means:
+        rows = mean.rows(d)
+        if rows is not None:
+            out[mean.name] = {"pearson": round(rows["pearson"].mean(), 2),
+                              "spearman": round(rows["spearman"].mean(), 2), "datasets": len(rows)}
     out["all"] = {"pearson": round(d["pearson"].mean(), 2), "spearman": round(d["spearman"].mean(), 2),
                   "datasets": len(d)}
     out["pairs_without_known_word"] = int(d["no_known_word"].sum())
     return out
 
 
-def score_model(name: str, model, datasets: list[STSDataset], config: EvaluateConfig) -> tuple[dict, Evaluation]:
+def score_model(name: str, model, datasets: list[STSDataset], config: EvaluateConfig, means: Sequence[SetMean] = (),
+                oov_means: Sequence[str] = ("all",)) -> tuple[dict, Evaluation]:
     """Everything an evaluation stage reports for one model: :func:`aggregate` of :func:`evaluate`, and for a model
     that owns its word vectors (a word-averaging model, not a weighting or an encoder over another model's vectors)
     their word similarity and, when ``name`` is in ``config.oov_both``, the means under the other treatment of
@@ -115,6 +133,8 @@ def score_model(name: str, model, datasets: list[STSDataset], config: EvaluateCo
         model: a loaded model (:func:`sentemb.core.models.load_model`).
         datasets: from :func:`~sentemb.core.data.benchmarks.load_benchmarks`.
         config: the ``evaluate`` section.
+        means: the means to record (:func:`aggregate`).
+        oov_means: the metrics compared under both treatments of unknown words (names of ``means``, or ``all``).
 
     Returns:
         ``(metrics, evaluation)``.
@@ -124,17 +144,16 @@ def score_model(name: str, model, datasets: list[STSDataset], config: EvaluateCo
         model.oov = config.oov
     if not (own_vectors and name in config.oov_both):
         ev = evaluate(model, datasets)
-        metrics = aggregate(ev)
+        metrics = aggregate(ev, means)
         if own_vectors:
             metrics["word_similarity"] = word_similarity(model.vectors)
         return metrics, ev
     both = [model.mean_vectors_by_oov(both_sides(ds)) for ds in datasets]  # one pass over the words for the two
     other = "random" if config.oov == "drop" else "drop"
     ev = evaluate_embeddings(datasets, (b[config.oov] for b in both))
-    metrics = aggregate(ev)
+    metrics = aggregate(ev, means)
     metrics["word_similarity"] = word_similarity(model.vectors)
-    means = ("STS12-15", "all")
-    metrics["oov"] = {config.oov: {k: metrics[k]["pearson"] for k in means if k in metrics},
+    metrics["oov"] = {config.oov: {k: metrics[k]["pearson"] for k in oov_means if k in metrics},
                       other: {k: v["pearson"] for k, v in aggregate(evaluate_embeddings(
-                          datasets, (b[other] for b in both))).items() if k in means}}
+                          datasets, (b[other] for b in both)), means).items() if k in oov_means}}
     return metrics, ev
