@@ -49,11 +49,12 @@ class FusedStep(Protocol):
     path."""
 
     def __call__(self, tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_centre: int, lr: float,
-                 negatives: np.ndarray | None) -> float:
+                 negatives: np.ndarray | None) -> float | torch.Tensor:
         """Args: the corpus's token ids (int32, in place), each of the batch's sentences' start in them and its
         length cut at ``max_length`` (int64, [centres, previous, next, corpus negatives …]), the number of centres,
         the learning rate, and for in-batch negatives their rows among the batch's sentences (int64 (n, centres);
-        ``None``: the corpus negatives follow the next sentences). Returns the batch's mean loss (nats)."""
+        ``None``: the corpus negatives follow the next sentences). Returns the batch's mean loss (nats): a float, or
+        a 0-d float32 tensor on the step's device (the GPU's step, which does not wait for it)."""
         ...
 
 
@@ -174,7 +175,7 @@ class ScheduledFusedStep(_LearningRate):
         if self.max_length is not None:
             np.minimum(kept, self.max_length, out=kept)
         loss = self.fused(self.tokens, starts, kept, batch.centres, self.next(), batch.negative_rows)
-        return torch.tensor(loss, dtype=torch.float32)  # summed as torch's path sums its losses
+        return torch.as_tensor(loss, dtype=torch.float32)  # summed where it lies, as torch's path sums its losses
 
 
 class AutogradStep(_LearningRate):
