@@ -38,20 +38,35 @@ SENTENCES = ("a man plays guitar", "someone plays an instrument")
 
 
 def derive(directory: Path, base: Path) -> list[Path]:
-    """A copy of the word-averaging model ``base`` and a weighted and a GRAN model over it, in ``directory``."""
-    from derived_models import base_model, untrained_paraphrastic
+    """A copy of the word-averaging model ``base`` and a weighted and a GRAN model over it, in ``directory`` (no
+    training: what loading and encoding cost does not depend on the parameters' values). The GRAN is an untrained
+    (seed 0) encoder of params.yaml's ``paraphrastic.para-gran`` composition, owning three rows laid over the base's."""
+    import numpy as np
+    import torch
+    import yaml
 
+    from sentemb.core.models.format import read_config
+    from sentemb.core.models.word_averaging import load_word_vectors
+    from sentemb.core.text.config import text_config
+    from sentemb.paraphrastic.composition import build_composition
+    from sentemb.paraphrastic.config import Composition
+    from sentemb.paraphrastic.model import save_paraphrastic_model
     from sentemb.salience.model import save_weighted_average_model
 
     directory.mkdir(parents=True, exist_ok=True)
     words_dir = directory / "words"
     if not words_dir.exists():
         shutil.copytree(base, words_dir)
-    vectors, text = base_model(words_dir)
+    vectors = load_word_vectors(words_dir)
+    text = text_config(read_config(words_dir)["text"], str(words_dir / "config.json"))
     words = list(vectors.words)
     sif = 1e-3 / (1e-3 + vectors.counts / vectors.counts.sum())
     save_weighted_average_model(directory / "weighted", "weighted", words_dir, words, sif, text, "sif", "none", info={})
-    untrained_paraphrastic(directory / "gran", "gran", words_dir, vectors, text)
+    section = yaml.safe_load(Path("params.yaml").read_text(encoding="utf-8"))["paraphrastic"]["para-gran"]
+    spec = Composition.model_validate({k: section[k] for k in Composition.model_fields if k in section})
+    torch.manual_seed(0)
+    encoder = build_composition(spec, np.array(vectors.vectors[:3]), sparse=False)
+    save_paraphrastic_model(directory / "gran", "gran", encoder, words[:3], spec, words_dir, text, info={})
     return [words_dir, directory / "weighted", directory / "gran"]
 
 

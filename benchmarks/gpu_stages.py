@@ -20,7 +20,7 @@ packages the GPU machine's image lacks (`.gpu/data.tar.xz`, `.gpu/site.tar.xz`: 
 64 MiB a call carries).
 
 A line of the plan is ``NAME<TAB>COMMAND[<TAB>SECONDS]``: any command run from the checkout's root (a benchmark
-too, e.g. ``benchmarks/glove_batch_size.py --out logs/bench/glove_batch_size.json``), stopped after SECONDS if given.
+too, e.g. ``benchmarks/paraphrastic_speed.py --device cuda``), stopped after SECONDS if given.
 `run` unpacks `.gpu/data.tar.xz` (the inputs and the clone's params.yaml, over the checkout's) and `.gpu/site.tar.xz`
 onto `sys.path`, samples `nvidia-smi` every 200 ms while each stage runs, and writes to OUT: `summary.json` (per
 stage: command, exit code, wall seconds, mean and peak GPU utilisation in %, peak GPU memory in MiB, including the
@@ -79,8 +79,6 @@ PLAN: list[str | tuple[str, str, int]] = [
     "siamese_cbow@siamese_cbow", "nws@glove", "paraphrastic@paragram", "paraphrastic@para-avg",
     "paraphrastic@para-gran", "supervise@gran-universal", "evaluate-siamese_cbow@siamese_cbow", "evaluate-nws@glove",
     "evaluate-paraphrastic@paragram", "evaluate-paraphrastic@para-avg", "evaluate-paraphrastic@para-gran",
-    ("glove-batch-size", "python benchmarks/glove_batch_size.py --batch-sizes 5000 65536 524288 2097152 --epochs 12 "
-     "--throughput-epochs 2 --reference models/glove --out logs/bench/glove_batch_size.json", 150),
     ("nccl", "python -m torch.distributed.run --standalone --nproc_per_node=2 benchmarks/gpu_stages.py nccl", 60),
     ("paraphrastic-ops", "python benchmarks/paraphrastic_speed.py --device cuda --only para-avg para-gran --batches 40 "
      "--threads 16 --count-ops", 90),
