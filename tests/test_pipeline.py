@@ -186,25 +186,33 @@ def test_each_report_renders_its_claims_ledger(smoke):
 
     headline = _read(smoke, "metrics/headline.json")
     fields = {"key", "source", "claim", "paper", "evidence", "expects", "effect", "ci95", "p", "test", "seeds",
-              "reason", "p_holm", "verdict", "verdict_code"}
+              "reason", "p_holm", "verdict", "verdict_code", "paper_effect", "paper_effect_in_ci95", "margin",
+              "p_equivalence", "p_holm_equivalence"}
     total = 0
     for paper in ("kenter2016", "bollegala2018", "wieting2016", "wieting2017"):
         ledger = _read(smoke, f"metrics/claims/{paper}.json")
         claims = ledger["claims"]
         assert ledger["paper"] == paper and claims and all(set(c) == fields for c in claims), paper
         testable = [c for c in claims if c["p"] is not None]
-        assert [c["p_holm"] for c in testable] == pytest.approx(holm([c["p"] for c in testable]))
+        family = [(c, f) for c in testable for f in ("p", "p_equivalence") if c[f] is not None]  # a level claim: two
+        assert [c[f.replace("p", "p_holm", 1)] for c, f in family] == pytest.approx(holm([c[f] for c, f in family]))
         for c in claims:
             assert c["verdict_code"] == VERDICT_CODES[c["verdict"]], c["key"]
             if c["p"] is not None:
-                assert c["verdict"] == judge(c["expects"], c["effect"], c["p_holm"], ledger["alpha"]), c["key"]
+                assert c["verdict"] == judge(c["expects"], c["effect"], c["p_holm"], ledger["alpha"],
+                                             c["p_holm_equivalence"]), c["key"]
                 assert c["ci95"] is None or c["ci95"][0] <= c["effect"] <= c["ci95"][1], c["key"]
+                assert (c["expects"] == "level") == (c["p_equivalence"] is not None), c["key"]
+            if c["paper_effect_in_ci95"] is not None:
+                low, high = c["ci95"]
+                assert c["paper_effect_in_ci95"] == (low <= c["paper_effect"] <= high), c["key"]
         report = _read(smoke, f"reports/{paper}.md")
         assert [line for line in report.splitlines() if line.startswith("- **")] == claims_markdown(
             claims).splitlines(), paper
         assert headline[f"claims/{paper}"] == {c["key"]: c["verdict_code"] for c in testable}
         total += len(claims)
-    assert total >= 28  # the smoke run builds every model a claim needs but SGNS's NWS (one Table 2 claim)
+    assert total >= 55  # the smoke run builds every model a claim needs but SGNS's NWS and the Σ lr curve's first
+    # epoch (Table 2's and Table 3's SGNS claims, Figure 2's stability)
 
 
 @pytest.mark.slow

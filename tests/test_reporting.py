@@ -3,11 +3,19 @@
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
 from sentemb.reporting.claims import ClaimsBlock, claim, holm, judge, not_testable, resolve_claims
-from sentemb.reporting.significance import mean_interval, rank_biserial, zou_interval
+from sentemb.reporting.significance import (
+    correlation_equivalence,
+    count_above_chance,
+    mean_interval,
+    paired_over_datasets,
+    rank_biserial,
+    zou_interval,
+)
 
 
 @pytest.mark.parametrize("expects, effect, p, verdict", [
@@ -16,15 +24,56 @@ from sentemb.reporting.significance import mean_interval, rank_biserial, zou_int
     ("better", -2.1, 0.37, "inconclusive"),      # nor does the other direction without significance contradict
     ("better", -2.1, 0.01, "contradicted"),
     ("better", 0.0, 0.001, "inconclusive"),      # a tie points neither way
-    ("level", 2.1, 0.01, "contradicted"),        # the paper has A and B level; A significantly better
-    ("level", 2.1, 0.37, "reproduced"),
-    ("level", -2.1, 0.01, "reproduced"),
     ("positive", 0.27, 1e-70, "reproduced"),
     ("negative", 0.17, 1e-20, "contradicted"),   # the paper's CBOW saliences correlate negatively; ours positively
     ("negative", -0.2, 0.2, "inconclusive"),
 ])
 def test_the_verdict_of_a_claim(expects, effect, p, verdict):
     assert judge(expects, effect, p) == verdict
+
+
+@pytest.mark.parametrize("effect, p, p_equivalence, verdict", [
+    (0.2, 0.6, 0.001, "reproduced"),      # within the margin, shown
+    (2.1, 0.01, 0.9, "contradicted"),     # the paper has A and B level; A significantly better
+    (-2.1, 0.01, 0.9, "contradicted"),    # ... or significantly worse: no longer "reproduced"
+    (0.3, 0.6, 0.4, "inconclusive"),      # neither a difference nor equivalence: a weak test is no evidence
+    (0.4, 0.01, 0.01, "reproduced"),      # a significant difference inside the margin is still level
+])
+def test_a_level_claim_is_judged_by_its_equivalence_test(effect, p, p_equivalence, verdict):
+    assert judge("level", effect, p, p_equivalence=p_equivalence) == verdict
+    with pytest.raises(ValueError, match="equivalence"):
+        judge("level", effect, p)
+
+
+def test_tost_over_datasets_needs_the_differences_inside_the_margin():
+    """Twelve datasets whose differences scatter ±0.3 around 0 are level within ±1 (p < 0.01) and not within ±0.1;
+    differences around +2 are not level within ±1; the two-sided test sees no difference in the first case."""
+    rng = np.random.default_rng(0)
+    a = pd.Series(rng.uniform(40, 70, 12))
+    near = paired_over_datasets(a + rng.uniform(-0.3, 0.3, 12), a)
+    assert near["p_equivalence"] < 0.01 and near["p"] > 0.05
+    assert paired_over_datasets(a + rng.uniform(-0.3, 0.3, 12), a, margin=0.1)["p_equivalence"] > 0.05
+    assert paired_over_datasets(a + 2 + rng.uniform(-0.3, 0.3, 12), a)["p_equivalence"] > 0.5
+
+
+def test_correlation_equivalence_and_the_binomial_count():
+    """r = 0.03 over 5,000 words is within ±0.1 of zero (TOST p tiny); r = 0.09 over 100 words is not shown to be;
+    14 of 20 against a chance of 1/3 is above chance (binomial p 0.0012), its interval shifted by the chance."""
+    assert correlation_equivalence(0.03, 5000, 0.1) < 1e-6
+    assert correlation_equivalence(0.09, 100, 0.1) > 0.4
+    c = count_above_chance(14, 20, 1 / 3)
+    assert c["effect"] == pytest.approx(14 / 20 - 1 / 3) and c["p"] == pytest.approx(
+        stats.binomtest(14, 20, 1 / 3).pvalue)
+    assert c["ci95"][0] < c["effect"] < c["ci95"][1]
+
+
+def test_a_claim_says_whether_the_papers_effect_is_inside_our_interval():
+    inside = claim("k", "T", "A beats B", "", "", effect=2.0, ci95=(0.5, 3.5), p=0.01, paper_effect=3.0)
+    outside = claim("k", "T", "A beats B", "", "", effect=2.0, ci95=(0.5, 3.5), p=0.01, paper_effect=-0.37)
+    unknown = claim("k", "T", "A beats B", "", "", effect=2.0, ci95=(0.5, 3.5), p=0.01)
+    assert [c["paper_effect_in_ci95"] for c in (inside, outside, unknown)] == [True, False, None]
+    with pytest.raises(ValueError, match="level claim needs its equivalence test"):
+        claim("k", "T", "A and B level", "", "", expects="level", effect=0.1, ci95=(-1, 1), p=0.5)
 
 
 def test_alpha_is_the_threshold():

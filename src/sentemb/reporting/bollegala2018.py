@@ -10,11 +10,17 @@ import pandas as pd
 
 from sentemb.core.data.benchmarks import STS_YEARS
 from sentemb.papers.bollegala2018 import NWS_SETS
-from sentemb.reporting.claims import ALPHA, ClaimsBlock, claim, comparison_claim
+from sentemb.reporting.claims import ALPHA, LEVEL_MARGIN, R_MARGIN, ClaimsBlock, claim, comparison_claim, not_testable
 from sentemb.reporting.config import Bollegala2018Report
 from sentemb.reporting.figures import Report, curves, dataset_bars, report_with_figures
-from sentemb.reporting.significance import fisher_interval, paired_over_datasets, pearson_p
-from sentemb.reporting.tables import YEAR_GROUP, marked, read_reference, to_markdown
+from sentemb.reporting.significance import (
+    correlation_equivalence,
+    count_above_chance,
+    fisher_interval,
+    paired_over_datasets,
+    pearson_p,
+)
+from sentemb.reporting.tables import YEAR_GROUP, gaps_section, marked, read_reference, to_markdown
 from sentemb.reporting.workspace import Workspace
 
 # Bollegala et al. (NWS paper) name the input vectors sgns / cbow / glove
@@ -199,11 +205,14 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
         if ws.evaluated(f"glove{suffix}"):
             c = paired_over_datasets(nws, per_set(ws, f"glove{suffix}"))
             out.append(comparison_claim(f"nws-beats-{key}", "Table 1", f"NWS over GloVe beats {name} over GloVe",
-                                        f"{paper['NWS']:.1f} vs {paper[label]:.1f}", "NWS", label, c))
+                                        f"{paper['NWS']:.1f} vs {paper[label]:.1f}", "NWS", label, c,
+                                        paper_effect=paper["NWS"] - paper[label]))
     if ws.evaluated("glove-isf"):
         c = paired_over_datasets(per_set(ws, "glove-isf"), per_set(ws, "glove"))
         out.append(comparison_claim("isf-beats-avg", "Table 1", "ISF over GloVe beats AVG over GloVe",
-                                    f"{paper['ISF']:.1f} vs {paper['AVG']:.1f}", "ISF", "AVG", c))
+                                    f"{paper['ISF']:.1f} vs {paper['AVG']:.1f}", "ISF", "AVG", c,
+                                    paper_effect=paper["ISF"] - paper["AVG"]))
+    out += table1_counts(ws, paper)
     published = reference_nws.groupby("embeddings")["pearson"].mean()
     for v in vectors:
         if v != "glove" and v in NWS_EMBEDDINGS:
@@ -212,8 +221,17 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
             out.append(comparison_claim(
                 f"nws-glove-beats-{name}", "Table 2", f"GloVe is NWS's best input: NWS over GloVe beats NWS over "
                 f"{name.upper()}", f"{published['glove']:.2f} vs {published[name]:.2f} over the {len(NWS_SETS)} sets",
-                "GloVe-NWS", f"{name.upper()}-NWS", c))
-    for v, sign in (("glove", "positive"), ("word2vec-cbow", "negative")):
+                "GloVe-NWS", f"{name.upper()}-NWS", c, paper_effect=published["glove"] - published[name]))
+    if {"word2vec-sg", "word2vec-cbow"} <= set(vectors):
+        # the paper's better of the two word2vec inputs (by its Table 2 means) against the other
+        a, b = sorted(("cbow", "sgns"), key=lambda e: -published[e])
+        model = {e: v for v, e in NWS_EMBEDDINGS.items()}
+        c = paired_over_datasets(per_set(ws, f"{model[a]}-nws"), per_set(ws, f"{model[b]}-nws"))
+        out.append(comparison_claim(
+            f"nws-{a}-beats-{b}", "Table 2", f"of the word2vec inputs, NWS over {a.upper()} beats NWS over {b.upper()}",
+            f"{published[a]:.2f} vs {published[b]:.2f} over the {len(NWS_SETS)} sets", f"{a.upper()}-NWS",
+            f"{b.upper()}-NWS", c, paper_effect=published[a] - published[b]))
+    for v, sign in (("glove", "positive"), ("word2vec-sg", "positive"), ("word2vec-cbow", "negative")):
         for norm in ("MRC concreteness", "MRC imageability"):
             r = norms.get(v, {}).get(norm)
             if r is None:
@@ -227,9 +245,101 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
                              f"the {NWS_EMBEDDINGS[v].replace('glove', 'GloVe').replace('cbow', 'CBOW')} saliences "
                              f"correlate {sign}ly with {norm}",
                              f"r = {float(row.iloc[0]):g}", f"r = {rho:.3f} over {n} words", expects=sign,
-                             effect=rho, ci95=(float(low), float(high)), p=p,
+                             effect=rho, ci95=(float(low), float(high)), p=p, paper_effect=float(row.iloc[0]),
                              test="t-test of Pearson's r, two-sided; Fisher-z 95% interval"))
+    out += affect_claims(norms.get("glove", {}), reference_norms)
+    out += [not_testable(*c) for c in (
+        ("nws-beats-skipthought", "Table 1", "NWS over GloVe beats skip-thought vectors",
+         f"{paper['NWS']:.1f} vs {paper['skip-thought']:.1f}",
+         "skip-thought (Kiros et al. 2015) is not part of this project"),
+        ("nws-fraction-of-the-time", "Abstract", "NWS needs a fraction of the training and prediction time of prior "
+         "sentence-embedding methods", "no times published", "the prior methods' (skip-thought's) training is not "
+         "part of this project; NWS's own time is in docs/speed.md"),
+        ("nws-saturates-in-six-epochs", "§4.1, Figure 2", "NWS's STS scores saturate after five or six epochs",
+         "a curve over epochs", "NWS scored after each epoch is not staged yet"))]
     return out
+
+
+def table1_counts(ws: Workspace, paper: dict[str, float]) -> list[dict]:
+    """§4.1's counts over the 18 sets of Table 1 (GloVe input): NWS best on 9 (of the methods the paper lists that
+    we have: AVG, ISF, SMOOTH and our Siamese CBOW; the paper also had skip-thought, best nowhere), NWS significantly
+    above ISF on 9 (its r above ISF's Fisher-z 95% interval, which a level pair crosses about 2.5% of the time), and
+    NWS above Siamese CBOW on the mean."""
+    models = {"NWS": "glove-nws", "AVG": "glove", "ISF": "glove-isf", "SMOOTH": "glove-sif",
+              "Siamese CBOW": "siamese_cbow"}
+    if not all(ws.evaluated(m) for m in models.values()):
+        return []
+    table = pd.DataFrame({name: per_set(ws, m) for name, m in models.items()}).dropna()
+    others = table.drop(columns="NWS").max(axis=1)
+    best = count_above_chance(int((table["NWS"] > others).sum()), len(table), 1 / len(models))
+    pairs = ws.datasets("glove-isf").set_index("set")["pairs"].reindex(table.index)
+    _, high = fisher_interval(table["ISF"].to_numpy() / 100, pairs.to_numpy())
+    above = count_above_chance(int((table["NWS"].to_numpy() / 100 > high).sum()), len(table), 0.025)
+    binomial = ("exact binomial test, two-sided; effect the share of sets − its chance rate, with the Clopper-Pearson "
+                "95% interval")
+    c = paired_over_datasets(table["NWS"], table["Siamese CBOW"])
+    return [
+        claim("nws-best-per-set", "§4.1, Table 1", "NWS over GloVe scores highest of the methods compared on the most "
+              "sets", "best on 9 of 18 (of six systems)", f"highest of {len(models)} on {best['k']} of {best['n']}",
+              effect=best["effect"], ci95=best["ci95"], p=best["p"], paper_effect=9 / 18 - 1 / len(models),
+              test=f"{binomial} (1/{len(models)}: exchangeable methods)"),
+        claim("nws-significantly-above-isf", "§4.1, Table 1", "NWS over GloVe is significantly above ISF on half "
+              "the sets", "9 of 18 sets", f"above ISF's Fisher-z interval on {above['k']} of {above['n']}",
+              effect=above["effect"], ci95=above["ci95"], p=above["p"], paper_effect=9 / 18 - 0.025,
+              test=f"{binomial} (0.025: a level pair's chance to clear the upper end of a 95% interval)"),
+        comparison_claim("nws-beats-siamese_cbow", "§5, Table 1", "NWS over GloVe beats the sentence-embedding "
+                         "method Siamese CBOW", f"{paper['NWS']:.1f} vs {paper['Siamese-CBOW']:.1f} (the authors' "
+                         "released Siamese CBOW)", "NWS", "Siamese CBOW (ours)", c,
+                         paper_effect=paper["NWS"] - paper["Siamese-CBOW"])]
+
+
+# Table 3's affective norms, where the paper finds "no correlation"
+AFFECT_NORMS = ("Warriner arousal", "Warriner valence", "Warriner dominance")
+
+
+def affect_claims(norms: dict, reference_norms: pd.DataFrame) -> list[dict]:
+    """Table 3: "no correlation could be observed for arousal, valence and dominance": for the GloVe saliences, a
+    level claim per affective norm, judged by an equivalence test of r against ±:data:`R_MARGIN`."""
+    out = []
+    for norm in AFFECT_NORMS:
+        r = norms.get(norm)
+        if r is None:
+            continue
+        rho, n, name = r["pearson"], r["words"], norm.split()[1]
+        ref = reference_norms[(reference_norms["embeddings"] == "glove") & (reference_norms["norm"] == name)]["pearson"]
+        low, high = fisher_interval(np.array(rho), np.array(n))
+        out.append(claim(f"glove-salience-no-{name}", "Table 3", f"the GloVe saliences do not correlate with {norm}",
+                         f"r = {float(ref.iloc[0]):g}", f"r = {rho:.3f} over {n} words", expects="level",
+                         effect=rho, ci95=(float(low), float(high)), p=pearson_p(rho, n),
+                         p_equivalence=correlation_equivalence(rho, n, R_MARGIN), margin=R_MARGIN,
+                         paper_effect=float(ref.iloc[0]),
+                         test=f"t-test of Pearson's r, two-sided; equivalence: two one-sided z-tests of Fisher's z "
+                              f"against ±{R_MARGIN:g}; Fisher-z 95% interval"))
+    return out
+
+
+def gap_rows(ws: Workspace, vectors: list[str], averages: pd.DataFrame, reference: pd.DataFrame) -> list[dict]:
+    """Our means over the 18 sets beside the paper's: each Table 1 method over GloVe, NWS over each input (Table 2);
+    ISF's gap names ISF-log, the run that tests the form of ISF as its cause."""
+    paper = dict(zip(averages["method"], averages["pearson_x100"], strict=True))
+    rows = []
+    if "glove" in vectors:
+        for model, label in methods(ws, "glove").items():
+            name = label.split(" (")[0]
+            if name in paper and label != "NWS":
+                control = ""
+                if name == "ISF" and ws.evaluated("glove-isf-log"):
+                    control = (f"`glove-isf-log`, ISF as log(N/sf): {per_set(ws, 'glove-isf-log').mean():.2f}, the "
+                               "form of the weight")
+                rows.append({"what": f"{label} over GloVe (Table 1)", "ours": per_set(ws, model).mean(),
+                             "paper": paper[name], "control": control})
+    published = reference.groupby("embeddings")["pearson"].mean()
+    for v in vectors:
+        emb = NWS_EMBEDDINGS.get(v, v)
+        if emb in published and ws.evaluated(f"{v}-nws"):
+            rows.append({"what": f"NWS over {emb} (Table 2)", "ours": per_set(ws, f"{v}-nws").mean(),
+                         "paper": float(published[emb]), "control": ""})
+    return rows
 
 
 def figures(ws: Workspace, vectors: list[str], averages: pd.DataFrame) -> dict[str, tuple[str, str]]:
@@ -277,6 +387,7 @@ def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> Report:
     ours = {v: ws.datasets(f"{v}-nws") for v in vectors}
     parts += ["## Table 2 layout: NWS with each input vector set\n", to_markdown(nws_table2(ours, reference, NWS_SETS)),
               ""]
+    parts += gaps_section(gap_rows(ws, vectors, averages, reference), "Bollegala et al.'s Tables 1 and 2")
     norms = {v: ws.norms(f"{v}-nws") for v in vectors}
     reference_norms = read_nws_table3(ws.reference("bollegala2018_table3_norms.csv"))
     parts += ["## Table 3 layout: Pearson r of the learnt saliences with psycholinguistic norms\n",
@@ -289,9 +400,12 @@ def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> Report:
     parts += ["## Claims of Bollegala et al., on our runs\n",
               "Method claims are judged on the paper's 18 sets by a two-sided Wilcoxon signed-rank test over the "
               "per-dataset Pearson r (the effect: the difference of the means, with its 95% BCa bootstrap interval "
-              "over the sets); the paper's Table 1 compares methods over GloVe only. Norm claims: the two-sided t-test "
-              "of Pearson's r over the words both have (the effect: r, with its Fisher-z interval). Every p is "
-              f"Holm-adjusted over this paper's claims (α = {ALPHA}). One training seed each.\n",
+              "over the sets); the paper's Table 1 compares methods over GloVe only. Counts of sets by the exact "
+              "binomial test their line names. Norm claims: the two-sided t-test of Pearson's r over the words both "
+              "have (the effect: r, with its Fisher-z interval); \"no correlation\" by an equivalence test against "
+              f"±{R_MARGIN:g} (a level pair of methods: ±{LEVEL_MARGIN:g} point). Every p is Holm-adjusted over this "
+              f"paper's claims (α = {ALPHA}); each line says whether the paper's own effect lies inside our interval. "
+              "One training seed each.\n",
               ClaimsBlock(claims(ws, vectors, norms, averages, reference, reference_norms))]
     sims = []
     for v in [*vectors, "siamese_cbow"]:

@@ -3,14 +3,21 @@ reports, both from one record per claim.
 
 A report builds its claims where it has their evidence and places them in its text as :class:`ClaimsBlock` parts;
 :func:`resolve_claims` then adjusts the p-values of all the paper's testable claims together (Holm 1979, the paper's
-claims one family) and judges each claim on its adjusted p:
+claims one family; a "level" claim adds its equivalence test's p to the family) and judges each claim on its adjusted
+p:
 
 - "A beats B" (``expects="better"``; a correlation claim ``"positive"`` or ``"negative"``): *reproduced* when the
   effect points the paper's way with adjusted p < α; *contradicted* when it points the other way with adjusted p < α;
   *inconclusive* otherwise (the observed effect and its 95% interval say how far the runs are from either);
-- "A does not beat B" (``expects="level"``, the paper reports the two level): *contradicted* when A is better with
-  adjusted p < α, *reproduced* otherwise;
+- "A and B are level" (``expects="level"``, the paper reports the two level, or a correlation near zero): an
+  equivalence test (two one-sided tests, TOST; Schuirmann 1987) against a stated ``margin`` (:data:`LEVEL_MARGIN`
+  points of Pearson ×100 between two models, :data:`R_MARGIN` for a correlation): *reproduced* when the difference
+  lies within ±margin with adjusted p < α; *contradicted* when, not so, the two differ (either way) with adjusted
+  p < α; *inconclusive* otherwise: a test without the power to tell is no evidence for the paper;
 - *not testable*: the claim needs a system or data the project does not have (``p`` is None; ``reason`` says what).
+
+Each claim also records the paper's own effect (``paper_effect``, on our effect's scale) and whether our 95% interval
+holds it (``paper_effect_in_ci95``): a claim can be reproduced in direction and still miss the paper's size.
 
 The verdict is also a number (``verdict_code``: 1 reproduced, 0 inconclusive, −1 contradicted; None when not
 testable), so that a flip shows as a change of a number in ``dvc metrics diff``.
@@ -26,6 +33,8 @@ import numpy as np
 Expects = Literal["better", "level", "positive", "negative"]
 VERDICT_CODES = {"reproduced": 1, "inconclusive": 0, "contradicted": -1, "not testable": None}
 ALPHA = 0.05
+LEVEL_MARGIN = 1.0  # points of Pearson ×100: the papers print one decimal and call rows this close level
+R_MARGIN = 0.1  # a correlation "near zero": |r| < 0.1, the conventional bound of a negligible correlation (Cohen 1988)
 
 
 class ClaimsBlock(list):
@@ -35,7 +44,8 @@ class ClaimsBlock(list):
 
 def claim(key: str, source: str, statement: str, paper: str, evidence: str, *, expects: Expects = "better",
           effect: float | None = None, ci95: Sequence[float] | None = None, p: float | None = None,
-          test: str = "", seeds: int = 1, reason: str = "") -> dict:
+          test: str = "", seeds: int = 1, reason: str = "", paper_effect: float | None = None,
+          p_equivalence: float | None = None, margin: float | None = None) -> dict:
     """One claim's record, before the family's adjustment.
 
     Args:
@@ -47,15 +57,30 @@ def claim(key: str, source: str, statement: str, paper: str, evidence: str, *, e
         expects: the direction the paper reports (see the module's docstring).
         effect: ours, A − B (Pearson ×100) or the correlation r; positive = A better / r > 0.
         ci95: the 95% interval of ``effect``.
-        p: the two-sided p-value of the test; None for a claim that is not testable.
+        p: the two-sided p-value of the test of a difference; None for a claim that is not testable.
         test: the test's name.
         seeds: training seeds behind each model the claim rests on.
         reason: why a claim is not testable.
+        paper_effect: the paper's own effect on the scale of ``effect`` (A − B from its table, or its r); None where
+            the paper gives no number.
+        p_equivalence: a "level" claim's equivalence test (TOST) p: the difference lies within ±``margin``.
+        margin: the equivalence margin of a "level" claim, on the scale of ``effect``.
+
+    Raises:
+        ValueError: a testable "level" claim without ``p_equivalence`` and ``margin`` (a report's own error).
     """
+    if expects == "level" and p is not None and (p_equivalence is None or margin is None):
+        raise ValueError(f"claim {key}: a level claim needs its equivalence test (p_equivalence, margin)")
+    inside = None
+    if paper_effect is not None and ci95 is not None:
+        inside = bool(min(ci95) <= paper_effect <= max(ci95))
     return {"key": key, "source": source, "claim": statement, "paper": paper, "evidence": evidence,
             "expects": expects, "effect": None if effect is None else round(float(effect), 4),
             "ci95": None if ci95 is None else [round(float(v), 4) for v in ci95],
-            "p": None if p is None else float(p), "test": test, "seeds": seeds, "reason": reason}
+            "paper_effect": None if paper_effect is None else round(float(paper_effect), 4),
+            "paper_effect_in_ci95": inside,
+            "p": None if p is None else float(p), "test": test, "seeds": seeds, "reason": reason,
+            "margin": margin, "p_equivalence": None if p_equivalence is None else float(p_equivalence)}
 
 
 def not_testable(key: str, source: str, statement: str, paper: str, reason: str) -> dict:
@@ -63,11 +88,21 @@ def not_testable(key: str, source: str, statement: str, paper: str, reason: str)
     return claim(key, source, statement, paper, "", reason=reason)
 
 
-def judge(expects: Expects, effect: float, p: float, alpha: float = ALPHA) -> str:
-    """The verdict of a testable claim from its effect (positive = A better, or r > 0) and its adjusted p."""
+def judge(expects: Expects, effect: float, p: float, alpha: float = ALPHA,
+          p_equivalence: float | None = None) -> str:
+    """The verdict of a testable claim from its effect (positive = A better, or r > 0), its adjusted p and, for a
+    "level" claim, its adjusted equivalence p (see the module's docstring).
+
+    Raises:
+        ValueError: a "level" claim without ``p_equivalence``.
+    """
     significant = p < alpha
     if expects == "level":
-        return "contradicted" if significant and effect > 0 else "reproduced"
+        if p_equivalence is None:
+            raise ValueError("a level claim is judged by its equivalence test: p_equivalence is None")
+        if p_equivalence < alpha:
+            return "reproduced"
+        return "contradicted" if significant else "inconclusive"
     toward = effect < 0 if expects == "negative" else effect > 0
     if not significant or effect == 0:
         return "inconclusive"
@@ -94,13 +129,15 @@ def resolve_claims(parts: list, alpha: float = ALPHA) -> tuple[list[str], list[d
         ValueError: two claims of the report share a key (a report's own error, not the user's).
     """
     ledger = [c for part in parts if isinstance(part, ClaimsBlock) for c in part]
-    testable = [c for c in ledger if c["p"] is not None]
-    for c, adjusted in zip(testable, holm([c["p"] for c in testable]), strict=True):
-        c["p_holm"] = adjusted
-        c["verdict"] = judge(c["expects"], c["effect"], adjusted, alpha)
+    tests = [(c, field) for c in ledger for field in ("p", "p_equivalence") if c[field] is not None]
+    for (c, field), adjusted in zip(tests, holm([c[field] for c, field in tests]), strict=True):
+        c[field.replace("p", "p_holm", 1)] = adjusted
     for c in ledger:
         if c["p"] is None:
             c["p_holm"], c["verdict"] = None, "not testable"
+        else:
+            c["verdict"] = judge(c["expects"], c["effect"], c["p_holm"], alpha, c.get("p_holm_equivalence"))
+        c.setdefault("p_holm_equivalence", None)
         c["verdict_code"] = VERDICT_CODES[c["verdict"]]
     keys = [c["key"] for c in ledger]
     if len(set(keys)) != len(keys):
@@ -117,11 +154,18 @@ def claims_markdown(claims: list[dict]) -> str:
         if c["verdict"] == "not testable":
             lines.append(f"{head}: {c['reason']}")
             continue
-        digits = 3 if c["expects"] in ("positive", "negative") else 2  # a correlation r, or points of Pearson ×100
+        # a correlation r (a sign claim, or a level one with a margin in r), or points of Pearson ×100
+        digits = 3 if c["expects"] in ("positive", "negative") or (c["margin"] or 1) < 1 else 2
         interval = f" [{c['ci95'][0]:+.{digits}f}, {c['ci95'][1]:+.{digits}f}]" if c["ci95"] else ""
         seeds = f"; {c['seeds']} seeds" if c["seeds"] > 1 else ""
-        lines.append(f"{head}: {c['evidence']}; effect {c['effect']:+.{digits}f}{interval}; p = {c['p']:.2g}, Holm "
-                     f"{c['p_holm']:.2g}{seeds}")
+        equivalence = (f"; within ±{c['margin']:g}: TOST p = {c['p_equivalence']:.2g}, Holm "
+                       f"{c['p_holm_equivalence']:.2g}" if c["expects"] == "level" else "")
+        size = ""
+        if c["paper_effect_in_ci95"] is not None:
+            size = (f"; the paper's {c['paper_effect']:+.{digits}f} "
+                    f"{'inside' if c['paper_effect_in_ci95'] else 'outside'} our interval")
+        lines.append(f"{head}: {c['evidence']}; effect {c['effect']:+.{digits}f}{interval}{size}; p = {c['p']:.2g}, "
+                     f"Holm {c['p_holm']:.2g}{equivalence}{seeds}")
     return "\n".join(lines) + "\n"
 
 
@@ -132,10 +176,15 @@ def comparison_evidence(name_a: str, name_b: str, c: dict) -> str:
 
 
 def comparison_claim(key: str, source: str, statement: str, paper: str, name_a: str, name_b: str, c: dict,
-                     expects: Expects = "better", extra: str = "") -> dict:
+                     expects: Expects = "better", extra: str = "", paper_effect: float | None = None) -> dict:
     """The claim "A beats B" (or "A and B are level") over datasets, from a
-    :func:`~sentemb.reporting.significance.paired_over_datasets` result ``c``."""
+    :func:`~sentemb.reporting.significance.paired_over_datasets` result ``c`` (its TOST p judges a level claim);
+    ``paper_effect``: the paper's A − B (Pearson ×100)."""
+    test = ("Wilcoxon signed-rank over the per-dataset Pearson r, two-sided; 95% BCa bootstrap interval of the mean "
+            "difference over datasets")
+    if expects == "level":
+        test += f"; equivalence: two one-sided Wilcoxon tests of the differences against ±{c['margin']:g}"
     return claim(key, source, statement, paper, comparison_evidence(name_a, name_b, c) + extra, expects=expects,
-                 effect=c["mean_a"] - c["mean_b"], ci95=c["ci95"], p=c["p"],
-                 test="Wilcoxon signed-rank over the per-dataset Pearson r, two-sided; 95% BCa bootstrap interval "
-                      "of the mean difference over datasets")
+                 effect=c["mean_a"] - c["mean_b"], ci95=c["ci95"], p=c["p"], test=test, paper_effect=paper_effect,
+                 p_equivalence=c["p_equivalence"] if expects == "level" else None,
+                 margin=c["margin"] if expects == "level" else None)

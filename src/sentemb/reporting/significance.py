@@ -146,22 +146,64 @@ def williams_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def paired_over_datasets(a: pd.Series, b: pd.Series) -> dict:
+def paired_over_datasets(a: pd.Series, b: pd.Series, margin: float = 1.0) -> dict:
     """Is model A better than model B across datasets? Wilcoxon signed-rank over the per-dataset scores (the unit
-    of the papers' means), two-sided.
+    of the papers' means), two-sided; and are the two level within ±``margin``? (two one-sided Wilcoxon tests of the
+    differences against −margin and +margin, TOST; Schuirmann 1987).
 
     Args:
-        a, b: the two models' scores on the same datasets (same index).
+        a, b: the two models' scores on the same datasets (same index), Pearson ×100.
+        margin: the equivalence margin, in the scores' unit (points of Pearson ×100).
 
     Returns:
-        ``{"datasets", "mean_a", "mean_b", "wins_a", "p", "ci95"}``; p is 1.0 when the two are equal everywhere;
-        ``ci95``: the 95% interval of the mean difference (:func:`mean_interval`).
+        ``{"datasets", "mean_a", "mean_b", "wins_a", "p", "ci95", "margin", "p_equivalence"}``; p is 1.0 when the two
+        are equal everywhere; ``ci95``: the 95% interval of the mean difference (:func:`mean_interval`);
+        ``p_equivalence``: the larger of the two one-sided p (1.0 with fewer than 2 datasets).
     """
     a, b = a.align(b, join="inner")
     diff = (a - b).to_numpy()
     p = 1.0 if np.all(diff == 0) or len(diff) < 2 else float(stats.wilcoxon(a, b).pvalue)
     return {"datasets": len(diff), "mean_a": float(a.mean()), "mean_b": float(b.mean()),
-            "wins_a": int((diff > 0).sum()), "p": p, "ci95": mean_interval(diff)}
+            "wins_a": int((diff > 0).sum()), "p": p, "ci95": mean_interval(diff), "margin": margin,
+            "p_equivalence": equivalence_over_datasets(diff, margin)}
+
+
+def equivalence_over_datasets(diff: np.ndarray, margin: float) -> float:
+    """TOST p that per-dataset differences lie within ±``margin``: the larger of the one-sided Wilcoxon signed-rank
+    p-values of "diff + margin > 0" and "diff − margin < 0" (1.0 with fewer than 2 datasets)."""
+    diff = np.asarray(diff, dtype=np.float64)
+    if len(diff) < 2:
+        return 1.0
+    above = stats.wilcoxon(diff + margin, alternative="greater").pvalue
+    below = stats.wilcoxon(diff - margin, alternative="less").pvalue
+    return float(max(above, below))
+
+
+def correlation_equivalence(r: float, n: int, margin: float) -> float:
+    """TOST p that a correlation lies within ±``margin`` of zero: two one-sided z-tests on Fisher's z of r,
+    standard error 1/√(n − 3).
+
+    Args:
+        r: Pearson's r (−1…1); n: pairs behind it (> 3); margin: 0 < margin < 1.
+    """
+    z, se = np.arctanh(np.clip(r, -0.999999, 0.999999)), 1 / np.sqrt(n - 3)
+    above = stats.norm.sf((z - np.arctanh(-margin)) / se)  # H0: rho <= -margin
+    below = stats.norm.cdf((z - np.arctanh(margin)) / se)  # H0: rho >= margin
+    return float(max(above, below))
+
+
+def count_above_chance(k: int, n: int, chance: float) -> dict:
+    """How often an event happened (``k`` of ``n`` datasets, e.g. "the model scores highest of m") against the rate
+    ``chance`` it has when the models are exchangeable: the exact binomial test, two-sided (``scipy.stats.binomtest``).
+
+    Returns:
+        ``{"k", "n", "chance", "effect", "ci95", "p"}``: effect = k/n − chance, with the Clopper-Pearson 95% interval
+        of k/n shifted by the same ``chance``.
+    """
+    res = stats.binomtest(k, n, chance)
+    ci = res.proportion_ci(confidence_level=0.95, method="exact")
+    return {"k": k, "n": n, "chance": chance, "effect": k / n - chance,
+            "ci95": (float(ci.low) - chance, float(ci.high) - chance), "p": float(res.pvalue)}
 
 
 def mean_interval(values: np.ndarray, level: float = 0.95, resamples: int = 9999, seed: int = 0) -> tuple[float, float]:

@@ -55,3 +55,30 @@ def to_markdown(table: pd.DataFrame) -> str:
         cells = [("—" if pd.isna(v) else f"{v:.2f}") if isinstance(v, float) else str(v) for v in row]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+GAP = 3.0  # points of Pearson ×100: a gap to a paper's figure this large names the control that tests its cause
+
+
+def gaps_section(rows: list[dict], paper: str, level: str = "##") -> list[str]:
+    """A report's "Gaps to the paper" section: every row whose mean lies :data:`GAP` points or more from the paper's
+    figure, with the control that tests a cause of it, or "untested".
+
+    Args:
+        rows: dicts with ``what`` (the model or row), ``ours`` and ``paper`` (means, Pearson ×100, over the same sets)
+            and ``control``: the run that tests a cause and what it shows, or "" when no run does.
+        paper: the paper's short name, for the heading.
+        level: the heading's Markdown level.
+
+    Returns:
+        The section's parts (empty when no row has such a gap).
+    """
+    table = pd.DataFrame([{"row": r["what"], "ours": r["ours"], "paper": r["paper"], "gap": r["ours"] - r["paper"],
+                           "a cause tested by": r["control"] or "untested"}
+                          for r in rows if abs(r["ours"] - r["paper"]) >= GAP])
+    if table.empty:
+        return []
+    return [f"{level} Gaps of {GAP:g} points or more to {paper}\n",
+            "Means over the same sets (Pearson ×100). A cause is named here only where a run of this pipeline tests "
+            "it; otherwise \"untested\" (`docs/reproduction.md` lists the differences of setting that could be "
+            "tested).\n", to_markdown(table), ""]

@@ -134,14 +134,15 @@ def on_sets(ws: Workspace, model: str, sets: list[str]) -> pd.Series:
 
 
 def beats_claims(ws: Workspace, models: list[str], spec: list[tuple], sets: list[str]) -> list[dict]:
-    """The claim "A beats B" (or "A and B are level") for each ``(key, A, B, source, statement, paper, expects)`` of
-    ``spec`` whose two models are among ``models`` (a baseline of the report counts as a model), judged by a Wilcoxon
-    signed-rank test over the per-set Pearson r of ``sets`` (:func:`~sentemb.reporting.claims.comparison_claim`)."""
+    """The claim "A beats B" (or "A and B are level") for each ``(key, A, B, source, statement, paper, expects,
+    paper_effect)`` of ``spec`` (``paper_effect``: the paper's A − B, or None) whose two models are among ``models``
+    (a baseline of the report counts as a model), judged by a Wilcoxon signed-rank test over the per-set Pearson r of
+    ``sets`` (:func:`~sentemb.reporting.claims.comparison_claim`)."""
     out = []
-    for key, a, b, source, statement, paper, expects in spec:
+    for key, a, b, source, statement, paper, expects, paper_effect in spec:
         if a in models and b in models:
             c = paired_over_datasets(on_sets(ws, a, sets), on_sets(ws, b, sets))
-            out.append(comparison_claim(key, source, statement, paper, a, b, c, expects))
+            out.append(comparison_claim(key, source, statement, paper, a, b, c, expects, paper_effect=paper_effect))
     return out
 
 
