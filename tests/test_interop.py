@@ -121,6 +121,10 @@ def test_the_card_carries_the_scores_it_was_given(models, tmp_path):
     assert results == {"STS12": {"pearson": 41.5, "spearmanr": 40.25}, "SICK-R": {"pearson": 60.0, "spearmanr": 55.5}}
     assert "GRAN, the gated recurrent averaging network (Wieting & Gimpel 2017" in card
     assert "| STS12-15 (mean of the 4 years) | 44.00 | 43.00 |" in card and "CC BY 3.0" in card
+    # trained on the paraphrase pairs too: their several licences; the usage snippet loads the folder it went to
+    assert front["library_name"] == "sentence-transformers" and (front["license"], front["license_name"]) == (
+        "other", "multiple")
+    assert f"SentenceTransformer({json.dumps(str(tmp_path / 'st'))}, trust_remote_code=True)" in card
     res = _export(models / "gran", tmp_path / "st2", "--metrics", str(tmp_path / "none.json"))
     assert res.exit_code == 1 and "none.json: missing scores file" in res.output and not (tmp_path / "st2").exists()
 
@@ -155,6 +159,7 @@ def test_the_mteb_encoder_describes_and_encodes_every_kind_of_model(models, name
     meta = encoder.mteb_model_meta
     assert meta.name == f"sentemb/{name}" and meta.embed_dim == 3 and meta.languages == ["eng-Latn"]
     assert meta.similarity_fn_name == ScoringFunction.COSINE and len(meta.revision) == 12
+    assert meta.license == ("multiple" if name == "gran" else "cc-by-sa-3.0")  # the pairs' licences, or Wikipedia's
     if parameters is not None:  # 8 words × 3 dimensions, and a weight a word
         assert meta.n_parameters == parameters
     batches = [{"text": SENTENCES[:4]}, {"text": SENTENCES[4:]}]  # what MTEB's data loader yields
@@ -246,7 +251,10 @@ def test_a_word_average_loads_as_model2vec_without_our_code(models, name):
     assert not theirs[zero].any()
     a, b = ours[~zero].astype(np.float64), theirs[~zero].astype(np.float64)
     assert ((a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)).min() >= 0.99999
-    assert "StaticModel.from_pretrained" in (out / "README.md").read_text()
+    card = (out / "README.md").read_text()
+    assert f"StaticModel.from_pretrained({json.dumps(str(out))})" in card  # the folder it was exported to
+    front = yaml.safe_load(card.split("---\n")[1])
+    assert front["library_name"] == "model2vec" and front["license"] == "cc-by-sa-3.0"  # Wikipedia's licence
 
 
 def test_model2vec_refuses_what_it_cannot_hold(models):

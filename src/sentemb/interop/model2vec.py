@@ -128,6 +128,6 @@ def export_model2vec(model_dir: str | Path, output: str | Path, metrics: str | P
         (tmp / "config.json").write_text(json.dumps(config, indent=4) + "\n", encoding="utf-8")
         modules = [{"idx": 0, "name": "0", "path": ".", "type": MODULE_TYPE}]
         (tmp / "modules.json").write_text(json.dumps(modules, indent=4) + "\n", encoding="utf-8")
-        write_model_card(tmp, model_dir, metrics, usage=_usage())
+        write_model_card(tmp, model_dir, metrics, usage=_usage(), library="model2vec", location=output)
     return (f"{model.name}: {len(words):,} words × {model.dim} + [UNK], model2vec's layout; load with "
             "StaticModel.from_pretrained(DIR) or SentenceTransformer(DIR)")

@@ -120,6 +120,16 @@ def describe(config: dict) -> tuple[str, list[str]]:
     return "averaged word vectors", [CORPUS]
 
 
+def data_licence(config: dict) -> str:
+    """The licence the model's training data put on it, as MTEB and the Hub name licences: ``cc-by-sa-3.0`` for a model
+    that read the corpus (Wikipedia's CC BY-SA 3.0; Gutenberg is public domain) and PPDB (CC BY 3.0) only;
+    ``multiple`` for one that also read the paraphrase pairs (Twitter's terms, MSRP's Microsoft Shared Source licence,
+    TurkCorpus's CC BY-SA), each listed on the card."""
+    _, data = describe(config)
+    student = "distillation" in config.get("info", {})  # of a paraphrastic teacher: the pairs are in its data
+    return "multiple" if PAIRS in data or student else "cc-by-sa-3.0"
+
+
 def card_tags(config: dict) -> list[str]:
     """The Hub tags that say what kind of encoder the model is: ``recurrent`` for the recurrent paraphrastic encoders,
     ``static-embeddings`` for a fixed table of word vectors (word averages, and weighted averages whose components, if
@@ -152,10 +162,12 @@ def default_metrics(model_dir: str | Path, name: str) -> Path:
 
 
 def card_text(model_dir: str | Path, metrics: str | Path | None = None, exported: bool = True,
-              usage: list[str] | None = None) -> str:
-    """The card of the model in ``model_dir`` (see the module's docstring): for its sentence-transformers export
-    (``exported``), or for the model directory itself (the ``cards`` stage); ``usage``: the lines of its "use" section
-    instead of the sentence-transformers export's (another export format).
+              usage: list[str] | None = None, library: str = "sentence-transformers",
+              location: str = "DIR") -> str:
+    """The card of the model in ``model_dir`` (see the module's docstring): for its export (``exported``; ``library``:
+    the Hub's ``library_name`` of the export's format), or for the model directory itself (the ``cards`` stage);
+    ``usage``: the lines of its "use" section instead of the sentence-transformers export's (another export format);
+    ``location``: the exported folder as the user named it, in the usage snippet.
 
     Raises:
         SentembError: an unreadable model config, or a ``metrics`` file given that is missing or malformed.
@@ -167,9 +179,11 @@ def card_text(model_dir: str | Path, metrics: str | Path | None = None, exported
     if not isinstance(scores, dict):
         raise SentembError(f"{path}: expected a JSON object of scores")
     what, data = describe(config)
-    front = {**({"library_name": "sentence-transformers"} if exported else {}), "pipeline_tag": "sentence-similarity",
-             "tags": [*(["sentence-transformers"] if exported else []), "sentence-similarity", "sentemb",
-                      *card_tags(config)],
+    licence = data_licence(config)
+    front = {**({"library_name": library} if exported else {}),
+             **({"license": "other", "license_name": "multiple"} if licence == "multiple" else {"license": licence}),
+             "pipeline_tag": "sentence-similarity",
+             "tags": [*([library] if exported else []), "sentence-similarity", "sentemb", *card_tags(config)],
              "language": ["en"]}
     if scores:
         front["model-index"] = model_index(name, scores)
@@ -188,9 +202,12 @@ def card_text(model_dir: str | Path, metrics: str | Path | None = None, exported
         "Per benchmark, the correlation of cosine similarity with the gold scores (STS 2012-2016: the mean over the "
         f"year's sets, SentEval's \"mean\"), from `{path.name}`:", "", table, "",
         "## Use", "",
-        *(usage or (_use_export() if exported else _use_directory(name, config))),
+        *[line.replace('"DIR"', json.dumps(location)) for line in
+          (usage or (_use_export() if exported else _use_directory(name, config)))],
         "## Training data and licences", "",
         *[f"- {d}" for d in data], "",
+        f"The model's licence follows its training data: {licence}" + (" (each source's terms above)."
+                                                                       if licence == "multiple" else "."), "",
         "## How it was trained", "",
         f"Tokenisation: `{json.dumps(config['text'])}`. The training record of its `config.json`:", "",
         "```json", json.dumps(config.get("info", {}), indent=1, ensure_ascii=False), "```", "",
@@ -244,7 +261,10 @@ def write_model_cards(models: list[str | Path], directory: str | Path) -> None:
 
 
 def write_model_card(directory: str | Path, model_dir: str | Path, metrics: str | Path | None = None,
-                     usage: list[str] | None = None) -> None:
+                     usage: list[str] | None = None, library: str = "sentence-transformers",
+                     location: str | Path = "DIR") -> None:
     """Write ``directory/README.md``, the card of the model in ``model_dir`` (:func:`card_text`; ``usage``: the lines of
-    its "use" section, default the sentence-transformers export's)."""
-    (Path(directory) / CARD).write_text(card_text(model_dir, metrics, usage=usage), encoding="utf-8")
+    its "use" section, default the sentence-transformers export's; ``library``: the export's Hub library;
+    ``location``: the folder the export is written to, as the user named it)."""
+    (Path(directory) / CARD).write_text(card_text(model_dir, metrics, usage=usage, library=library,
+                                                  location=str(location)), encoding="utf-8")

@@ -28,12 +28,14 @@ from mteb.models.model_meta import ModelMeta, ScoringFunction
 from sentemb.core.data.benchmarks import BENCHMARKS, GOLD_RANGE, load_benchmarks
 from sentemb.core.errors import SentembError
 from sentemb.core.models import load_model
-from sentemb.core.models.format import CONFIG
+from sentemb.core.models.format import CONFIG, read_config
+from sentemb.interop.model_card import data_licence
 
 
 def model_meta(model_dir: str | Path, model: Any) -> ModelMeta:
     """MTEB's metadata of a saved model: name ``sentemb/NAME``, revision the first 12 hex digits of the SHA-256 of its
-    ``config.json``, embedding dimension, parameter count (word vectors and encoder), cosine similarity; framework
+    ``config.json``, embedding dimension, parameter count (word vectors and encoder), the licence its training data
+    put on it (:func:`~sentemb.interop.model_card.data_licence`), cosine similarity; framework
     NumPy (a paraphrastic encoder runs its safetensors weights in NumPy: :mod:`sentemb.paraphrastic.inference`)."""
     revision = hashlib.sha256((Path(model_dir) / CONFIG).read_bytes()).hexdigest()[:12]
     state = getattr(model, "state", None)  # a paraphrastic model's composition parameters
@@ -45,7 +47,8 @@ def model_meta(model_dir: str | Path, model: Any) -> ModelMeta:
     return ModelMeta(
         loader=SentembEncoder, name=f"sentemb/{model.name}", revision=revision, release_date=None,
         languages=["eng-Latn"], n_parameters=parameters, memory_usage_mb=round(parameters * 4 / 2**20, 1),
-        max_tokens=float("inf"), embed_dim=model.dim, license=None, open_weights=True, public_training_code=None,
+        max_tokens=float("inf"), embed_dim=model.dim, license=data_licence(read_config(model_dir)), open_weights=True,
+        public_training_code=None,
         public_training_data=None, framework=["NumPy", "safetensors"] if state is not None else ["NumPy"],
         similarity_fn_name=ScoringFunction.COSINE, use_instructions=False, training_datasets=set(),
     )

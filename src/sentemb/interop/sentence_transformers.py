@@ -214,6 +214,6 @@ def export_sentence_transformers(model_dir: str | Path, output: str | Path,
     st = SentenceTransformer(modules=sentence_transformers_modules(model, model_dir), device="cpu")
     with atomic_path(output) as tmp:
         st.save(str(tmp), create_model_card=False)
-        write_model_card(tmp, model_dir, metrics)
+        write_model_card(tmp, model_dir, metrics, location=output)
     kind = type(st[0]).__name__ + "".join(f" + {type(m).__name__}" for m in list(st)[1:])
     return f"{model.name}: {kind}, {model.dim}-d; load with SentenceTransformer(DIR, trust_remote_code=True)"
