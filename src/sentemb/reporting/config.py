@@ -23,6 +23,8 @@ class Bollegala2018Report(Schema):
     """``report.bollegala2018``: Bollegala et al., Tables 1-3."""
 
     vectors: list[str] = Field(min_length=1, description="the word-vector models weighted by AVG, ISF, SIF and NWS")
+    controls: list[str] = Field(description="training-free models the paper's trained method is tested against "
+                                            "(a random-vector IDF average, a uSIF average): what training adds")
 
 
 class Wieting2016Report(Schema):
@@ -31,6 +33,8 @@ class Wieting2016Report(Schema):
     models: list[str] = Field(min_length=1, description="paraphrastic models: AVG first, then the encoders it is "
                                                         "compared with (PROJ, DAN, RNN, LSTM)")
     baselines: list[str] = Field(description="averaged word vectors without training on pairs")
+    controls: list[str] = Field(description="training-free models the paper's trained method is tested against "
+                                            "(a random-vector IDF average, a uSIF average): what training adds")
 
 
 class Wieting2017Report(Schema):
@@ -39,3 +43,5 @@ class Wieting2017Report(Schema):
     models: list[str] = Field(min_length=1, description="paraphrastic models of Tables 1-3 (AVG, LSTM, LSTMAVG, "
                                                         "GRAN …)")
     baselines: list[str] = Field(description="averaged word vectors without training on pairs")
+    controls: list[str] = Field(description="training-free models the paper's trained method is tested against "
+                                            "(a random-vector IDF average, a uSIF average): what training adds")

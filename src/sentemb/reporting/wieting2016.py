@@ -70,6 +70,9 @@ def wieting2016_report(ws: Workspace, config: Wieting2016Report) -> Report:
     spec += [(f"avg-beats-averaged-{b}", avg, b, "§6", f"Paragram-phrase AVG beats the averaged `{b}` vectors",
               "\"exceed various strong baselines\" (averaged GloVe and PARAGRAM-SL999 among them)", "better", None)
              for b in config.baselines]
+    spec += [(f"avg-beats-control-{c}", avg, c, "§7", f"Paragram-phrase AVG beats the training-free control `{c}`",
+              "\"exceed various strong baselines\" (a control the paper did not run)", "better", None)
+             for c in config.controls if ws.evaluated(c)]
     parts = ["# Results beside Wieting et al. 2016 (Paragram-phrase, transfer setting)\n", sets_note(sets),
              DATA_NOTE.format(pairs=ws.json("metrics/pairs.json")["total"]["kept"]),
              "## The encoders: mean Pearson ×100, test and oracle selection\n", to_markdown(pd.DataFrame(rows)), "",
@@ -81,6 +84,6 @@ def wieting2016_report(ws: Workspace, config: Wieting2016Report) -> Report:
              "per-dataset Pearson r, test selection, its p Holm-adjusted over this paper's claims (α = "
              f"{ALPHA}); the effect is the difference of the means with its 95% BCa bootstrap interval over the sets. "
              "One training seed each.\n",
-             ClaimsBlock([*beats_claims(ws, [*config.models, *config.baselines], spec, sets),
+             ClaimsBlock([*beats_claims(ws, [*config.models, *config.baselines, *config.controls], spec, sets),
                           *[not_testable(*c) for c in NOT_TESTABLE]])]
     return report_with_figures("wieting2016", parts, transfer_figures(ws, config.models, per_set))
