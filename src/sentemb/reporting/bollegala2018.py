@@ -25,6 +25,7 @@ from sentemb.reporting.workspace import Workspace
 
 # Bollegala et al. (NWS paper) name the input vectors sgns / cbow / glove
 NWS_EMBEDDINGS = {"word2vec-sg": "sgns", "word2vec-cbow": "cbow", "glove": "glove"}
+EMBEDDING_NAMES = {"sgns": "SGNS", "cbow": "CBOW", "glove": "GloVe"}  # as the paper's text writes them
 # our weighting suffix → the column name of the NWS paper's Table 1 (our extra variants keep our name)
 NWS_METHODS = {"": "AVG", "-isf": "ISF", "-isf-log": "ISF-log", "-sif": "SMOOTH (SIF)", "-sif-pc": "SIF + PC",
                "-sif-pc-corpus": "SIF + PC (corpus)", "-usif": "uSIF", "-nws": "NWS"}
@@ -247,8 +248,7 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
             p = pearson_p(rho, n)
             low, high = fisher_interval(np.array(rho), np.array(n))
             out.append(claim(f"{NWS_EMBEDDINGS[v]}-salience-{norm.split()[1]}", "Table 3",
-                             f"the {NWS_EMBEDDINGS[v].replace('glove', 'GloVe').replace('cbow', 'CBOW')} saliences "
-                             f"correlate {sign}ly with {norm}",
+                             f"the {EMBEDDING_NAMES[NWS_EMBEDDINGS[v]]} saliences correlate {sign}ly with {norm}",
                              f"r = {float(row.iloc[0]):g}", f"r = {rho:.3f} over {n} words", expects=sign,
                              effect=rho, ci95=(float(low), float(high)), p=p, paper_effect=float(row.iloc[0]),
                              test="t-test of Pearson's r, two-sided; Fisher-z 95% interval"))
