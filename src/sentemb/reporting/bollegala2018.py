@@ -342,8 +342,8 @@ def gap_rows(ws: Workspace, vectors: list[str], averages: pd.DataFrame, referenc
     for v in vectors:
         emb = NWS_EMBEDDINGS.get(v, v)
         if emb in published and ws.evaluated(f"{v}-nws"):
-            rows.append({"what": f"NWS over {emb} (Table 2)", "ours": per_set(ws, f"{v}-nws").mean(),
-                         "paper": float(published[emb]), "control": ""})
+            rows.append({"what": f"NWS over {EMBEDDING_NAMES.get(emb, emb)} (Table 2)",
+                         "ours": per_set(ws, f"{v}-nws").mean(), "paper": float(published[emb]), "control": ""})
     return rows
 
 
