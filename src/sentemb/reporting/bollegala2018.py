@@ -17,6 +17,7 @@ from sentemb.reporting.significance import (
     correlation_equivalence,
     count_above_chance,
     fisher_interval,
+    highest_of,
     paired_over_datasets,
     pearson_p,
 )
@@ -275,8 +276,7 @@ def table1_counts(ws: Workspace, paper: dict[str, float]) -> list[dict]:
     if not all(ws.evaluated(m) for m in models.values()):
         return []
     table = pd.DataFrame({name: per_set(ws, m) for name, m in models.items()}).dropna()
-    others = table.drop(columns="NWS").max(axis=1)
-    best = count_above_chance(int((table["NWS"] > others).sum()), len(table), 1 / len(models))
+    best = count_above_chance(highest_of(table, "NWS"), len(table), 1 / len(models))
     pairs = ws.datasets("glove-isf").set_index("set")["pairs"].reindex(table.index)
     _, high = fisher_interval(table["ISF"].to_numpy() / 100, pairs.to_numpy())
     above = count_above_chance(int((table["NWS"].to_numpy() / 100 > high).sum()), len(table), 0.025)

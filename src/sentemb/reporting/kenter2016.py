@@ -26,6 +26,7 @@ from sentemb.reporting.config import Kenter2016Report
 from sentemb.reporting.figures import Report, curves, dataset_bars, norms_by_frequency, report_with_figures
 from sentemb.reporting.significance import (
     count_above_chance,
+    highest_of,
     paired_over_datasets,
     rank_biserial,
     wilcoxon_table,
@@ -236,12 +237,6 @@ def in_batch_evidence(ws: Workspace, model: str) -> list[str]:
             f"from the whole corpus. Over Kenter's {c['datasets']} sets: {verdict} "
             f"({comparison_evidence('in-batch', 'corpus', c)}); Williams' t per set: in-batch significantly better "
             f"(p < 0.05) on {better} of {len(w)} sets, significantly worse on {worse}.\n"]
-
-
-def highest_of(table: pd.DataFrame, model: str) -> int:
-    """On how many rows (sets) of ``table`` (a column per model) ``model`` scores strictly highest."""
-    others = table.drop(columns=model).max(axis=1)
-    return int((table[model] > others).sum())
 
 
 def best_per_set_claim(ws: Workspace, reference: pd.DataFrame) -> dict:

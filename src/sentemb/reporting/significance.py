@@ -11,6 +11,7 @@ import pandas as pd
 from scipy import stats
 
 from sentemb.core.errors import SentembError
+from sentemb.reporting.claims import LEVEL_MARGIN
 
 
 def wilcoxon_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
@@ -146,7 +147,7 @@ def williams_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def paired_over_datasets(a: pd.Series, b: pd.Series, margin: float = 1.0) -> dict:
+def paired_over_datasets(a: pd.Series, b: pd.Series, margin: float = LEVEL_MARGIN) -> dict:
     """Is model A better than model B across datasets? Wilcoxon signed-rank over the per-dataset scores (the unit
     of the papers' means), two-sided; and are the two level within ±``margin``? (two one-sided Wilcoxon tests of the
     differences against −margin and +margin, TOST; Schuirmann 1987).
@@ -190,6 +191,12 @@ def correlation_equivalence(r: float, n: int, margin: float) -> float:
     above = stats.norm.sf((z - np.arctanh(-margin)) / se)  # H0: rho <= -margin
     below = stats.norm.cdf((z - np.arctanh(margin)) / se)  # H0: rho >= margin
     return float(max(above, below))
+
+
+def highest_of(table: pd.DataFrame, model: str) -> int:
+    """On how many rows (sets) of ``table`` (a column per model) ``model`` scores strictly highest."""
+    others = table.drop(columns=model).max(axis=1)
+    return int((table[model] > others).sum())
 
 
 def count_above_chance(k: int, n: int, chance: float) -> dict:

@@ -154,10 +154,7 @@ def gloss_claim(ws: Workspace, a: str, b: str, name: str) -> dict:
         df = df[(df["group"] + "." + df["dataset"]).isin(GLOSS_SETS)].sort_values(["group", "dataset", "pair"])
         return pd.DataFrame({"group": "gloss", "dataset": "pooled", "pair": range(len(df)),
                              "gold": df["gold"].to_numpy(), "score": df["score"].to_numpy()})
-    pa, pb = pooled(a), pooled(b)
-    w = williams_table(pa, pb).iloc[0].to_dict()
-    r_ab = float(np.corrcoef(pa["score"], pb["score"])[0, 1])
-    w["ci95"] = [v * 100 for v in zou_interval(w["r_a"] / 100, w["r_b"] / 100, r_ab, int(w["pairs"]))]
+    w = williams_pooled(pooled(a), pooled(b))
     return williams_claim(f"{name.lower()}-beats-avg-on-glosses", "§4.2, Table 4", f"{name} beats AVG on the "
                           f"gloss sets ({', '.join(GLOSS_SETS)})", "\"significantly outperform\" (Table 4's rows)", w,
                           pool="pooled gloss-set")
@@ -201,7 +198,13 @@ def test_r(ws: Workspace, name: str, task: str) -> float:
 def williams(ws: Workspace, a: str, b: str, task: str) -> dict:
     """Williams' test of run a against b on a task's pooled test split: r_a, r_b (×100), t, two-sided p, and the 95%
     interval of r_a − r_b (×100, :func:`~sentemb.reporting.significance.zou_interval`)."""
-    pa, pb = predictions(ws, a, task), predictions(ws, b, task)
+    return williams_pooled(predictions(ws, a, task), predictions(ws, b, task))
+
+
+def williams_pooled(pa: pd.DataFrame, pb: pd.DataFrame) -> dict:
+    """Williams' test of ``pa`` against ``pb`` (williams_table's frames, one group and dataset) on all their pairs:
+    r_a, r_b (×100), t, two-sided p, and the 95% interval of r_a − r_b (×100,
+    :func:`~sentemb.reporting.significance.zou_interval`)."""
     w = williams_table(pa, pb).iloc[0].to_dict()
     r_ab = float(np.corrcoef(pa["score"], pb["score"])[0, 1])
     w["ci95"] = [v * 100 for v in zou_interval(w["r_a"] / 100, w["r_b"] / 100, r_ab, int(w["pairs"]))]
