@@ -15,6 +15,8 @@ class Kenter2016Report(Schema):
                                                         "Siamese CBOW")
     controls: list[str] = Field(description="untrained models: what a model scores without training")
     training_amount: list[str] = Field(description="Siamese CBOW at several summed learning rates (and untrained)")
+    negatives: list[str] = Field(description="Siamese CBOW with several numbers of negatives (Figure 3), in order")
+    dimensions: list[str] = Field(description="Siamese CBOW at several dimensions (Figure 4), in order")
     in_batch: str | None = Field(description="Siamese CBOW with in-batch negatives, tested against the paper's "
                                              "sampler; null: none")
 
