@@ -1,6 +1,6 @@
-"""cards: a model card for every model this run evaluated (metrics/models/NAME.json beside results/NAME/) →
-cards/NAME.md, in the Hugging Face Hub's format: what the model is (paper, section), its scores as a ``model-index``
-block, its training data and their licences, its training record, how to load and export it
+"""cards: a model card for every model this run evaluated (metrics/models/NAME.json beside its record in
+reports/inputs/) → cards/NAME.md, in the Hugging Face Hub's format: what the model is (paper, section), its scores as
+a ``model-index`` block, its training data and their licences, its training record, how to load and export it
 (:mod:`sentemb.interop.model_card`)."""
 
 from _common import run

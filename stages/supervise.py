@@ -3,7 +3,10 @@ al. 2015), params ``supervised``: the encoder of the paraphrastic model para-MOD
 data/supervised/{sts,sick}/train.tsv and selected on dev, in the SETTING ``random`` (the composition freshly initialised
 over the transfer model's starting word vectors), ``initialised`` (every parameter from models/TRANSFER) or
 ``universal`` (initialised so and pulled back to it) → metrics/supervised/MODEL-SETTING.json, the checkpoints →
-metrics/train/supervised/MODEL-SETTING-{sts,sick}.csv, the test predictions → results/supervised/MODEL-SETTING/."""
+metrics/train/supervised/MODEL-SETTING-{sts,sick}.csv, the test predictions → results/supervised/MODEL-SETTING/.
+
+``supervise-seed@``: SETTING-seedS (S ≥ 2) is the same run under training seed S in place of
+``supervised.training.seed``, named MODEL-SETTING-seedS (``pipeline.supervised_seeds`` lists the S)."""
 
 from pathlib import Path
 
@@ -15,16 +18,14 @@ from sentemb.core.models.word_averaging import load_word_vectors
 from sentemb.core.runtime.device import resolve_device
 from sentemb.paraphrastic.config import ParaphrasticConfig
 from sentemb.paraphrastic.transfer import load_trained, transfer_encoder
-from sentemb.supervised.config import SupervisedConfig, transfer_model
+from sentemb.supervised.config import SupervisedConfig, run_config, transfer_model
 from sentemb.supervised.tasks import read_splits, run_tasks, summary, write_predictions
 
 
 def main(model: str, setting: str) -> None:
-    config = params("supervised", SupervisedConfig)
-    if model not in config.models or setting not in config.settings:
-        raise SentembError(f"supervise: unknown model {model!r} or setting {setting!r} (supervised.models defines: "
-                           f"{', '.join(config.models)}; settings: {', '.join(config.settings)})")
-    spec, name, device = config.models[model], f"{model}-{setting}", resolve_device(config.training.device)
+    name = f"{model}-{setting}"
+    setting, config = run_config(model, setting, params("supervised", SupervisedConfig))
+    spec, device = config.models[model], resolve_device(config.training.device)
     source = transfer_model(model)
     transfer = params(f"paraphrastic.{source}", ParaphrasticConfig, what="paraphrastic model")
     if transfer.pairs != "sentences":
@@ -43,7 +44,8 @@ def main(model: str, setting: str) -> None:
     metrics, timings = summary(results)
     without_timings(timings, f"supervised/{name}")
     write_json(f"metrics/supervised/{name}.json", metrics | {"encoder": transfer.encoder, "transfer": source,
-                                                            "setting": setting} | config.settings[setting].model_dump())
+                                                            "setting": setting, "seed": config.training.seed}
+               | config.settings[setting].model_dump())
     print(f"supervise {name}: " + ", ".join(f"{t} test {m['test']:.2f} (dev {m['dev']:.2f})"
                                             for t, m in metrics.items() if isinstance(m, dict)))
 

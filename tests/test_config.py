@@ -8,6 +8,7 @@ import pytest
 from sentemb.adjacent_sentences.config import AdjacentSentenceConfig
 from sentemb.core.config import defaulted_fields
 from sentemb.core.data.config import DownloadConfig, PairsConfig, SentenceSplitConfig, VocabConfig
+from sentemb.core.errors import SentembError
 from sentemb.core.evaluation.config import EvaluateConfig
 from sentemb.core.models.format import ModelConfig
 from sentemb.core.models.word_averaging import WordAverageConfig
@@ -21,10 +22,13 @@ from sentemb.reporting.config import (
     Wieting2016Report,
     Wieting2017Report,
 )
+from sentemb.reporting.inputs import ReportInputsConfig
 from sentemb.salience.config import BaselinesConfig, NWSConfig
 from sentemb.salience.model import WeightedAverageConfig
 from sentemb.siamese_cbow.config import ControlsConfig, SiameseCBOWConfig
+from sentemb.siamese_cbow.config import run_config as siamese_cbow_run
 from sentemb.supervised.config import SupervisedConfig
+from sentemb.supervised.config import run_config as supervised_run
 from sentemb.wordvectors.config import GloveConfig, Word2VecConfig
 
 # params.yaml's sections and the schema each is read through (by its stage and by the library alike)
@@ -36,6 +40,7 @@ SECTIONS = {
     "supervised": SupervisedConfig, "students": StudentConfig, "evaluate": EvaluateConfig,
     "report.kenter2016": Kenter2016Report, "report.bollegala2018": Bollegala2018Report,
     "report.wieting2016": Wieting2016Report, "report.wieting2017": Wieting2017Report,
+    "report.inputs": ReportInputsConfig,
 }
 SCHEMAS = sorted({*SECTIONS.values(), AdjacentSentenceConfig, Composition, ModelConfig, WordAverageConfig,
                   WeightedAverageConfig, ParaphrasticModelConfig}, key=lambda s: s.__name__)
@@ -52,10 +57,12 @@ def _entry(key: str):
 
 def test_every_params_section_has_its_schema():
     """Every section but ``pipeline``, which no stage reads: dvc.yaml iterates its lists (which models each stage
-    group builds), and the end-to-end tests build every model it names."""
+    group builds, and the seeds of the supervised runs), and the end-to-end tests build every model it names."""
     covered = {key.split(".")[0] for key in SECTIONS}
     assert set(PARAMS) == covered | {"pipeline"}
-    assert all(isinstance(v, list) and v and all(isinstance(n, str) for n in v) for v in PARAMS["pipeline"].values())
+    assert all(isinstance(v, list) and v and all(isinstance(n, str) for n in v)
+               for k, v in PARAMS["pipeline"].items() if k != "supervised_seeds")
+    assert all(isinstance(s, int) and s >= 2 for s in PARAMS["pipeline"]["supervised_seeds"])
     assert {k for k in SECTIONS if k.startswith("pretrain.")} == {f"pretrain.{k}" for k in PARAMS["pretrain"]}
     assert {k for k in SECTIONS if k.startswith("report.")} == {f"report.{k}" for k in PARAMS["report"]}
 
@@ -86,3 +93,29 @@ def test_every_paraphrastic_model_sets_the_arguments_its_encoder_reads():
     for name, block in PARAMS["paraphrastic"].items():
         needed = set(ParaphrasticConfig.model_fields) - NOT_APPLICABLE | set(ENCODER_ARGUMENTS[block["encoder"]])
         assert needed <= set(block), f"paraphrastic.{name} lacks {sorted(needed - set(block))}"
+
+
+def test_a_runs_name_changes_one_setting_and_its_seed():
+    """Siamese CBOW's runs (the training-amount curve, in-batch negatives, Figures 3 and 4, each under other seeds)
+    and the supervised runs' seeds are named, not configured: each name changes what it says and nothing else; seed 1
+    is the model's own name and an unknown form is one error."""
+    model = SiameseCBOWConfig.model_validate(PARAMS["model"])
+    changed = {name: {k: v for k, v in siamese_cbow_run(name, model).model_dump().items()
+                      if v != model.model_dump()[k]}
+               for name in ("siamese_cbow", "siamese_cbow-lrsum30", "siamese_cbow-inbatch-seed2", "siamese_cbow-neg10",
+                            "siamese_cbow-dim600-seed12")}
+    assert changed == {"siamese_cbow": {}, "siamese_cbow-lrsum30": {"optimizer": "sgd", "sgd_lr_sum": 30.0}
+                       if model.optimizer != "sgd" else {"sgd_lr_sum": 30.0},
+                       "siamese_cbow-inbatch-seed2": {"negatives": "batch", "seed": 2},
+                       "siamese_cbow-neg10": {"neg": 10}, "siamese_cbow-dim600-seed12": {"dim": 600, "seed": 12}}
+    for bad in ("siamese_cbow-seed1", "siamese_cbow-neg0", "siamese_cbow-seed2-inbatch", "cbow"):
+        with pytest.raises(SentembError, match=f"unknown model '{bad}'"):
+            siamese_cbow_run(bad, model)
+    supervised = SupervisedConfig.model_validate(PARAMS["supervised"])
+    setting, seeded = supervised_run("gran", "universal-seed4", supervised)
+    assert setting == "universal" and seeded.training.seed == 4
+    assert seeded.model_copy(update={"training": supervised.training}) == supervised
+    assert supervised_run("avg", "random", supervised) == ("random", supervised)
+    for model_name, bad in (("avg", "random-seed1"), ("avg", "fine-tuned"), ("bert", "random")):
+        with pytest.raises(SentembError, match="supervise: unknown model"):
+            supervised_run(model_name, bad, supervised)

@@ -34,7 +34,10 @@ WEIGHTED = [f"{v}-{w}" for v in VECTORS for w in (*WEIGHTINGS, "nws")]
 PARAPHRASTIC = ["para-avg", "para-proj", "para-dan", "para-lstm", "para-lstmavg", "para-gran"]
 CONTROLS = ["untrained-1", "untrained-2", "untrained-frequent", "untrained-idf"]
 AMOUNTS = ["siamese_cbow-lrsum1000"]
+SCBOW_RUNS = ["siamese_cbow", "siamese_cbow-inbatch", *AMOUNTS, "siamese_cbow-neg1", "siamese_cbow-dim100",
+              "siamese_cbow-seed2"]  # the smoke profile's: each kind of run, one of them under another seed
 SUPERVISED = [f"{m}-{s}" for m in ("avg", "gran") for s in ("random", "initialised", "universal")]
+SUPERVISED_SEEDS = [f"{m}-{s}-2" for m in ("avg", "gran") for s in ("random", "universal")]  # supervise-seed@
 UP_TO_DATE = "Data and pipelines are up to date."
 
 
@@ -136,7 +139,7 @@ def test_a_report_per_paper_with_its_claims(smoke):
     kenter = _read(smoke, "reports/kenter2016.md")
     assert "| STS12 | MSRpar |" in kenter and "19 sets in both" not in kenter  # only 5 of Kenter's sets evaluated
     for section in ("## Williams' test", "## Unknown words", "## Controls", "## Training amount",
-                    "## In-batch negatives", "## Claims of Kenter et al."):
+                    "## In-batch negatives", "## Negatives and dimensions", "## Claims of Kenter et al."):
         assert section in kenter, section
     assert "Siamese CBOW beats averaged word2vec CBOW vectors" in kenter and "over 5 datasets" in kenter
     assert "(Table 1, paper: 46.93 vs 43.13 over its 19 sets other than 2013 SMT)" in kenter  # from reference/
@@ -169,12 +172,20 @@ def test_a_report_per_paper_with_its_claims(smoke):
             assert svg.tag == "{http://www.w3.org/2000/svg}svg", link
             assert not [e.tag for e in svg.iter() if e.tag.endswith(("}image", "}script"))], link
     assert "initialising from and regularising to the transfer model beats random initialisation" in wieting
-    # Table 8's random row and the Williams test's r B are the same number (both from the full-precision predictions)
+    # Table 8's random row is the mean over the run's seeds, the Williams test's r B its seed-1 run (both from the
+    # full-precision predictions in reports/inputs)
+    from sentemb.reporting.wieting2017 import test_r
+    from sentemb.reporting.workspace import Workspace
+
+    ws = Workspace(smoke)
+    runs = ws.supervised_seeds("gran-random")
     random_sts = next(line.split(" | ")[3] for line in wieting.splitlines()
                       if line.startswith("| GRAN | random | dropout, scrambling |"))
     williams_b = next(line.split(" | ")[6] for line in wieting.splitlines()
                       if line.startswith("| GRAN | universal | random | STS |"))
-    assert random_sts == williams_b
+    assert runs == ["gran-random", "gran-random-seed2"]
+    assert float(random_sts) == pytest.approx(np.mean([test_r(ws, r, "sts") for r in runs]), abs=0.005)
+    assert float(williams_b) == pytest.approx(test_r(ws, "gran-random", "sts"), abs=0.005)
 
 
 @pytest.mark.slow
@@ -182,13 +193,13 @@ def test_each_report_renders_its_claims_ledger(smoke):
     """metrics/claims/PAPER.json: every claim with its record; the p-values adjusted by Holm over the paper's
     testable claims; each verdict consistent with its code; the report's claims list is the ledger, line for line;
     the headline carries each testable claim's code."""
-    from sentemb.reporting.claims import VERDICT_CODES, claims_markdown, holm, judge
+    from sentemb.reporting.claims import VERDICT_CODES, claims_markdown, holm, judge, seeds_agree
 
     headline = _read(smoke, "metrics/headline.json")
     fields = {"key", "source", "claim", "paper", "evidence", "expects", "effect", "ci95", "p", "test", "seeds",
               "reason", "p_holm", "verdict", "verdict_code", "paper_effect", "paper_effect_in_ci95", "margin",
-              "p_equivalence", "p_holm_equivalence"}
-    total = 0
+              "p_equivalence", "p_holm_equivalence", "seed_effects", "seeds_agree"}
+    total, seeded = 0, []
     for paper in ("kenter2016", "bollegala2018", "wieting2016", "wieting2017"):
         ledger = _read(smoke, f"metrics/claims/{paper}.json")
         claims = ledger["claims"]
@@ -199,8 +210,11 @@ def test_each_report_renders_its_claims_ledger(smoke):
         for c in claims:
             assert c["verdict_code"] == VERDICT_CODES[c["verdict"]], c["key"]
             if c["p"] is not None:
-                assert c["verdict"] == judge(c["expects"], c["effect"], c["p_holm"], ledger["alpha"],
-                                             c["p_holm_equivalence"]), c["key"]
+                verdict = judge(c["expects"], c["effect"], c["p_holm"], ledger["alpha"], c["p_holm_equivalence"])
+                agree = seeds_agree(verdict, c["expects"], c["effect"], c["seed_effects"], c["margin"])
+                assert c["seeds_agree"] == agree and c["verdict"] == (verdict if agree else "inconclusive"), c["key"]
+                assert c["seeds"] and all(runs for runs in c["seeds"].values()), c["key"]  # every model's runs
+                seeded += [c["key"] for runs in c["seeds"].values() if len(runs) > 1]
                 assert c["ci95"] is None or c["ci95"][0] <= c["effect"] <= c["ci95"][1], c["key"]
                 assert (c["expects"] == "level") == (c["p_equivalence"] is not None), c["key"]
             if c["paper_effect_in_ci95"] is not None:
@@ -213,6 +227,29 @@ def test_each_report_renders_its_claims_ledger(smoke):
         total += len(claims)
     assert total >= 55  # the smoke run builds every model a claim needs but SGNS's NWS and the Σ lr curve's first
     # epoch (Table 2's and Table 3's SGNS claims, Figure 2's stability)
+    # siamese_cbow and the supervised runs of random and universal have a second seed here: their claims rest on both
+    assert {"siamese_cbow-beats-cbow", "avg-universal-beats-random-sts", "gran-beats-avg-supervised-sick"} <= set(
+        seeded)
+
+
+@pytest.mark.slow
+def test_the_reports_change_on_a_clone_without_the_cache(smoke_copy):
+    """The reports and the headline read only what git holds (metrics/, reports/inputs/, reference/): with the DVC
+    cache, models/, results/ and data/ gone, as on a fresh clone, each reruns to the same bytes and the same lock
+    entries; reports/inputs/ holds records and per-pair files, no model."""
+    import shutil
+
+    lock = yaml.safe_load((smoke_copy / "dvc.lock").read_text(encoding="utf-8"))["stages"]
+    reports = ["report-kenter2016", "report-bollegala2018", "report-wieting2016", "report-wieting2017", "headline"]
+    outputs = {p: p.read_bytes() for p in (*(smoke_copy / "reports").rglob("*"), *(smoke_copy / "metrics").rglob(
+        "*.json")) if p.is_file()}
+    for folder in (".dvc/cache", "models", "results", "data"):
+        shutil.rmtree(smoke_copy / folder)
+    assert sum(p.stat().st_size for p in (smoke_copy / "reports/inputs").rglob("*") if p.is_file()) < 2_000_000
+    dvc(smoke_copy, "repro", "--force", "--single-item", *reports)
+    assert {p: p.read_bytes() for p in outputs} == outputs
+    after = yaml.safe_load((smoke_copy / "dvc.lock").read_text(encoding="utf-8"))["stages"]
+    assert {s: after[s] for s in reports} == {s: lock[s] for s in reports}
 
 
 @pytest.mark.slow
@@ -242,11 +279,18 @@ def test_the_harness_table_scores_every_model_under_each_convention(smoke):
 def test_the_headline_is_the_one_metrics_file(smoke):
     """Two means per evaluated model and the test r of every supervised run; nothing wider for `dvc metrics`."""
     headline = _read(smoke, "metrics/headline.json")
-    models = {p.stem for p in (smoke / "metrics/models").glob("*.json")}
+    models = {p.stem for p in (smoke / "metrics/models").glob("*.json")} - {"siamese_cbow-seed2"}  # a seed: one row
     papers = ("kenter2016", "bollegala2018", "wieting2016", "wieting2017")
     assert set(headline) == models | {f"supervised/{n}" for n in SUPERVISED} | {f"claims/{p}" for p in papers}
-    assert set(headline["siamese_cbow"]) == {"STS12-15", "all"} and set(headline["supervised/gran-random"]) == {
+    assert set(headline["glove"]) == {"STS12-15", "all"} and set(headline["supervised/gran-initialised"]) == {
         "sts", "sick"}
+    seeds = [_read(smoke, f"metrics/models/{m}.json")["STS12-15"]["pearson"] for m in ("siamese_cbow",
+                                                                                      "siamese_cbow-seed2")]
+    assert headline["siamese_cbow"] == pytest.approx({"STS12-15": np.mean(seeds), "STS12-15 sd": np.std(seeds, ddof=1),
+                                                      "all": headline["siamese_cbow"]["all"],
+                                                      "all sd": headline["siamese_cbow"]["all sd"], "seeds": 2},
+                                                     abs=1e-4)
+    assert set(headline["supervised/gran-random"]) == {"sts", "sick", "sts sd", "sick sd", "seeds"}
     shown = dvc(smoke, "metrics", "show", "--json").stdout
     assert next(iter(json.loads(shown).values()))["data"].keys() == {"metrics/headline.json"}
     assert dvc(smoke, "status").stdout.strip() == UP_TO_DATE
@@ -432,16 +476,17 @@ def test_a_params_change_stales_exactly_the_stages_that_read_it(smoke_copy):
         changed = _stale(smoke_copy)
     finally:
         (smoke_copy / "params.yaml").write_text(params_before)
-    scbow = {f"siamese_cbow@{m}" for m in ("siamese_cbow", "siamese_cbow-inbatch", *AMOUNTS)}
+    scbow = {f"siamese_cbow@{m}" for m in SCBOW_RUNS}
     assert changed == {*scbow, *(f"nws@{v}" for v in VECTORS), "paraphrastic@para-gran",
-                       *(f"supervise@gran-{s}" for s in ("random", "initialised", "universal"))}
+                       *(f"supervise@gran-{s}" for s in ("random", "initialised", "universal")),
+                       *(f"supervise-seed@{n}" for n in SUPERVISED_SEEDS if n.startswith("gran"))}
     assert dvc(smoke_copy, "status").stdout.strip() == UP_TO_DATE
 
 
 @pytest.mark.slow
 def test_a_code_change_stales_exactly_its_familys_stages(smoke_copy):
     """Code dependencies by folder: an edit to one family's package makes exactly the stages that run it stale."""
-    scbow = {f"siamese_cbow@{m}" for m in ("siamese_cbow", "siamese_cbow-inbatch", *AMOUNTS)}
+    scbow = {f"siamese_cbow@{m}" for m in SCBOW_RUNS}
     salience = {*(f"nws@{v}" for v in VECTORS), *(f"baseline@{v}-{w}" for v in VECTORS for w in WEIGHTINGS),
                 *(f"evaluate-salience@{m}" for m in WEIGHTED if not m.endswith("-nws")),
                 *(f"evaluate-nws@{v}" for v in VECTORS), *(f"norms@{v}" for v in VECTORS)}
@@ -451,12 +496,14 @@ def test_a_code_change_stales_exactly_its_familys_stages(smoke_copy):
         "src/sentemb/paraphrastic/composition.py": {*(f"{group}@{m}" for m in ("paragram", *PARAPHRASTIC)
                                                       for group in ("paraphrastic", "evaluate-paraphrastic",
                                                                     "student")),
-                                                    *(f"supervise@{n}" for n in SUPERVISED), "harness-paraphrastic"},
+                                                    *(f"supervise@{n}" for n in SUPERVISED),
+                                                    *(f"supervise-seed@{n}" for n in SUPERVISED_SEEDS),
+                                                    "harness-paraphrastic"},
         "src/sentemb/distillation/static_student.py": {f"student@{m}" for m in ("paragram", *PARAPHRASTIC)},
         "src/sentemb/wordvectors/glove.py": {"word2vec", "glove"},
         "src/sentemb/reporting/claims.py": {"report-kenter2016", "report-bollegala2018", "report-wieting2016",
                                             "report-wieting2017", "headline", "report-harness", "senteval-tokens",
-                                            "cards",
+                                            "cards", "report-inputs",
                                             *(f"harness-{t}" for t in ("word_average", "weighted_average",
                                                                        "paraphrastic"))},
     }

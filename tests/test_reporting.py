@@ -7,13 +7,24 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from sentemb.reporting.claims import ClaimsBlock, claim, holm, judge, not_testable, resolve_claims
+from sentemb.core.errors import SentembError
+from sentemb.reporting.claims import (
+    ClaimsBlock,
+    claim,
+    comparison_claim,
+    holm,
+    judge,
+    not_testable,
+    resolve_claims,
+)
 from sentemb.reporting.significance import (
     correlation_equivalence,
     count_above_chance,
     mean_interval,
     paired_over_datasets,
     rank_biserial,
+    seeds_and_pairs_bootstrap,
+    williams_table,
     zou_interval,
 )
 
@@ -114,6 +125,63 @@ def test_resolve_claims_judges_the_paper_as_one_family_and_renders_in_place():
         resolve_claims([ClaimsBlock([not_testable("k", "", "", "", ""), not_testable("k", "", "", "", "")])])
 
 
+def test_a_model_with_seeds_is_tested_on_its_runs_mean_and_every_seed_pair_must_agree():
+    """Three runs of A against one of B over 12 datasets: the Wilcoxon test takes each dataset's mean over A's runs,
+    seed_effects holds each run's mean difference, and the claim names its runs. When one run points the other way
+    the verdict cannot be reproduced (the seeds disagree: inconclusive), though the mean is significant; a level claim
+    needs every run within the margin."""
+    rng = np.random.default_rng(3)
+    sets = [f"S.{i}" for i in range(12)]
+    b = pd.Series(rng.normal(60, 5, 12), index=sets)
+    runs = {"a": b + 4, "a-seed2": b + 3, "a-seed3": b + 2 + rng.normal(0, 0.1, 12)}
+    c = paired_over_datasets(runs, {"b": b})
+    assert c["mean_a"] == pytest.approx(pd.concat(runs.values(), axis=1).mean(axis=1).mean())
+    assert c["runs_a"] == ["a", "a-seed2", "a-seed3"] and c["runs_b"] == ["b"]
+    assert c["seed_effects"] == pytest.approx([4.0, 3.0, 2.0], abs=0.1) and c["p"] < 0.001
+    agree = comparison_claim("a-beats-b", "T1", "A beats B", "", "A", "B", c)
+    assert agree["seeds"] == {"A": ["a", "a-seed2", "a-seed3"], "B": ["b"]}
+    runs["a-seed3"] = b - 1.5  # one seed the other way: the mean still 1.83 points up on every set
+    c = paired_over_datasets(runs, {"b": b})
+    disagree = comparison_claim("a-beats-b-2", "T1", "A beats B", "", "A", "B", c)
+    parts, ledger = resolve_claims([ClaimsBlock([agree, disagree])])
+    assert [x["verdict"] for x in ledger] == ["reproduced", "inconclusive"]
+    assert [x["seeds_agree"] for x in ledger] == [True, False] and ledger[1]["p_holm"] < 0.05
+    assert "seeds A 3, B 1, which disagree" in parts[0]
+    level = {"a": b + 0.2, "a-seed2": b - 0.3, "a-seed3": b + 1.4}  # TOST passes on the mean, one run beyond ±1
+    c = paired_over_datasets(level, {"b": b})
+    _, ledger = resolve_claims([ClaimsBlock([comparison_claim("lv", "T", "level", "", "A", "B", c, expects="level")])])
+    assert c["p_equivalence"] < 0.01 and ledger[0]["verdict"] == "inconclusive"
+    with pytest.raises(SentembError, match="a-seed2: scored on other datasets"):
+        paired_over_datasets({"a": b, "a-seed2": b.iloc[:10]}, b)
+
+
+def test_the_seeds_and_pairs_bootstrap_counts_both_sources_of_variance():
+    """One run each: the bootstrap over pairs agrees with Williams' test (both significant, the same r); five runs of
+    A whose spread between seeds is larger than the gap widen the interval to hold zero, where the pairs alone would
+    not; resamples are seeded."""
+    rng = np.random.default_rng(0)
+    n = 1500
+    gold = rng.normal(size=n)
+    a1, b1 = gold + rng.normal(size=n) * 0.9, gold + rng.normal(size=n) * 1.1
+    one = seeds_and_pairs_bootstrap(gold, a1, b1, resamples=1000)
+
+    def frame(x: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({"group": "g", "dataset": "d", "pair": range(n), "gold": gold, "score": x})
+
+    w = williams_table(frame(a1), frame(b1)).iloc[0]
+    assert one["r_a"] == pytest.approx(w["r_a"]) and one["r_b"] == pytest.approx(w["r_b"])
+    assert one["p"] < 0.01 and w["p"] < 0.01 and one["ci95"][0] > 0
+    assert one == seeds_and_pairs_bootstrap(gold, a1, b1, resamples=1000)
+    noise = [0.6, 0.9, 1.4, 0.7, 1.6]  # seeds far apart: r from 0.53 to 0.86
+    a = np.stack([gold + rng.normal(size=n) * s for s in noise])
+    b = np.stack([gold + rng.normal(size=n) * 1.05 for _ in range(5)])
+    many = seeds_and_pairs_bootstrap(gold, a, b, resamples=1000)
+    assert many["r_a"] > many["r_b"] and many["ci95"][0] < 0 < many["ci95"][1] and many["p"] > 0.05
+    assert len(many["seed_effects"]) == 25 and min(many["seed_effects"]) < 0 < max(many["seed_effects"])
+    with pytest.raises(SentembError, match="predictions for 10 and 1500 pairs"):
+        seeds_and_pairs_bootstrap(gold, a[:, :10], b)
+
+
 def test_zou_interval_covers_the_true_difference_of_dependent_correlations():
     """Zou (2007): over 1,000 samples of 150 triples with known correlations (gold–A 0.6, gold–B 0.4, A–B 0.5), the
     95% interval of r_A − r_B holds the true 0.2 in 93-97% of them (±2.9 standard errors of a 95% coverage)."""
@@ -183,10 +251,11 @@ def test_a_harness_stage_without_models_writes_the_header():
     assert list(frame.columns) == ["model", "text", "year", *CONVENTIONS, "no_known_word"] and frame.empty
 
 
-def test_a_scores_file_without_its_results_is_another_runs_and_left_out(tmp_path):
+def test_a_scores_file_without_its_record_is_another_runs_and_left_out_and_seeds_make_one_row(tmp_path):
     """A quick look runs in a copy of the repository, whose committed metrics/ holds the full run's scores of models
     its profile does not build: the headline (and the harness and cards stages) take only the models and supervised
-    runs whose results/ this workspace's run wrote."""
+    runs whose record this workspace's run wrote to reports/inputs/. A model's -seedS runs are its seeds: one headline
+    row with each figure's mean, sd and the number of seeds."""
     from sentemb.reporting.headline import headline
     from sentemb.reporting.workspace import Workspace
 
@@ -194,20 +263,25 @@ def test_a_scores_file_without_its_results_is_another_runs_and_left_out(tmp_path
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text(text, encoding="utf-8")
 
-    for name in ("built", "full-run-only"):
-        write(f"metrics/models/{name}.json", json.dumps({"STS12-15": {"pearson": 50.0}, "all": {"pearson": 40.0}}))
+    for name, score in (("built", 50.0), ("full-run-only", 60.0), ("built-seed2", 54.0), ("built-seed10", 52.0)):
+        write(f"metrics/models/{name}.json", json.dumps({"STS12-15": {"pearson": score}, "all": {"pearson": 40.0}}))
         write(f"metrics/models/{name}.datasets.csv", "group,dataset,set,pairs,pearson,spearman\n")
-    write("results/built/model.json", "{}")
-    for name in ("avg-random", "gran-random"):
-        write(f"metrics/supervised/{name}.json", json.dumps({"sts": {"test": 70.0}, "sick": {"test": 80.0}}))
-    (tmp_path / "results/supervised/avg-random").mkdir(parents=True)
-    write("models/built/config.json", json.dumps({"type": "word_average"}))
+    for name in ("built", "built-seed2", "built-seed10"):
+        write(f"reports/inputs/models/{name}.json", json.dumps({"type": "word_average"}))
+    for name, r in (("avg-random", 70.0), ("gran-random", 75.0), ("avg-random-seed3", 72.0)):
+        write(f"metrics/supervised/{name}.json", json.dumps({"sts": {"test": r}, "sick": {"test": 80.0}}))
+    for name in ("avg-random", "avg-random-seed3"):
+        write(f"reports/inputs/supervised/{name}-sts.txt", "1.0\n")
     ws = Workspace(tmp_path)
-    assert ws.evaluated_models() == ["built"] and not ws.evaluated("full-run-only")
-    assert ws.evaluated_models("word_average") == ["built"] and ws.evaluated_models("paraphrastic") == []
-    assert ws.means("STS12-15") == {"built": 50.0} and ws.means("STS16") == {}
-    assert headline(tmp_path) == {"built": {"STS12-15": 50.0, "all": 40.0},
-                                  "supervised/avg-random": {"sts": 70.0, "sick": 80.0}}
+    assert ws.evaluated_models() == ["built", "built-seed10", "built-seed2"] and not ws.evaluated("full-run-only")
+    assert ws.seeds("built") == ["built", "built-seed2", "built-seed10"] and ws.seeds("built-seed2") == ["built-seed2"]
+    assert ws.supervised_seeds("avg-random") == ["avg-random", "avg-random-seed3"]
+    assert ws.evaluated_models("word_average") == ws.evaluated_models() and ws.evaluated_models("paraphrastic") == []
+    assert ws.means("STS12-15")["built"] == 50.0 and ws.means("STS16") == {}
+    assert headline(tmp_path) == {
+        "built": {"STS12-15": 52.0, "STS12-15 sd": 2.0, "all": 40.0, "all sd": 0.0, "seeds": 3},
+        "supervised/avg-random": {"sts": 71.0, "sts sd": round(2 ** 0.5, 4), "sick": 80.0, "sick sd": 0.0,
+                                  "seeds": 2}}
 
 
 def test_kenter_norm_claims_find_the_short_and_the_long_words(tmp_path):
@@ -216,9 +290,9 @@ def test_kenter_norm_claims_find_the_short_and_the_long_words(tmp_path):
     testable."""
     import pandas as pd
 
-    from sentemb.core.models.word_vectors import WordVectors
     from sentemb.reporting.claims import resolve_claims
-    from sentemb.reporting.kenter2016 import norms_evidence, read_norm_lists, word_norms
+    from sentemb.reporting.inputs import norms_table
+    from sentemb.reporting.kenter2016 import norms_evidence, read_norm_lists
 
     rng = np.random.default_rng(0)
     function, pronouns = ["the", "of", "and", "to", "a"], ["i", "you", "she", "he"]
@@ -227,7 +301,7 @@ def test_kenter_norm_claims_find_the_short_and_the_long_words(tmp_path):
     vectors = rng.normal(size=(len(words), 8)).astype(np.float32)
     vectors[:5] *= 0.1
     vectors[5:9] *= 5.0
-    table = word_norms(WordVectors.from_arrays(words, np.arange(len(words), 0, -1), vectors))
+    table = norms_table(words, np.arange(len(words), 0, -1), np.linalg.norm(vectors.astype(np.float64), axis=1))
     assert table["norm"].is_monotonic_increasing and list(table["rank"]) == list(range(1, len(words) + 1))
     assert set(table.head(5)["word"]) == set(function) and set(table.tail(4)["word"]) == set(pronouns)
 
@@ -296,3 +370,52 @@ def test_the_frontier_pairs_each_teacher_with_its_student_and_draws_them():
     assert "×" not in section.split("\n\n", 2)[2]  # the table: scores alone, no speed-up
     svg = frontier_figure(table)
     assert svg.startswith("<?xml") and svg == frontier_figure(table.copy()) and "para-gran" in svg
+
+
+def test_report_inputs_keep_in_git_what_the_reports_read_of_the_cache(tmp_path):
+    """reports/inputs/ from a project's results/ and models/: every record byte for byte, the listed models' per-pair
+    scores and every supervised run's predictions back as the frames the reports read (8 significant digits), the
+    word norms ranked as from the vectors; a model not evaluated is skipped; runs over other pairs are one error; a
+    failed write leaves no folder behind."""
+    from helpers import toy_models
+
+    from sentemb.core.models.word_averaging import load_word_vectors
+    from sentemb.reporting.inputs import norms_table, write_report_inputs
+    from sentemb.reporting.workspace import Workspace
+
+    toy_models(tmp_path / "models")
+    rng = np.random.default_rng(0)
+    keys = pd.DataFrame({"group": ["STS12"] * 3 + ["STS13"] * 2, "dataset": ["MSRpar"] * 3 + ["OnWN"] * 2,
+                         "pair": [0, 1, 2, 0, 1], "gold": [4.4, 0.8, 3.25, 1.0, 5.0]})
+    for model in ("avg", "gran"):
+        (tmp_path / "results" / model).mkdir(parents=True)
+        (tmp_path / "results" / model / "model.json").write_text(f'{{"type": "x", "name": "{model}"}}\n')
+        keys.assign(score=rng.uniform(-1, 1, 5)).to_csv(tmp_path / "results" / model / "pair_scores.tsv", sep="\t",
+                                                         index=False, float_format="%.6f")
+    for run in ("avg-random", "avg-random-seed2"):
+        for task, sets in (("sts", ["STS12.MSRpar", "STS13.OnWN"]), ("sick", ["SICK", "SICK"])):
+            (tmp_path / "results" / "supervised" / run).mkdir(parents=True, exist_ok=True)
+            pd.DataFrame({"set": sets, "gold": [4.4, 0.8], "prediction": rng.uniform(0, 5, 2)}).to_csv(
+                tmp_path / "results" / "supervised" / run / f"{task}_test.tsv", sep="\t", index=False)
+    out = tmp_path / "reports" / "inputs"
+    counts = write_report_inputs(tmp_path, out, ["gran", "avg", "not-run"], ["avg", "not-built"])
+    assert counts == {"models": 2, "pair_scores": 2, "supervised": 2, "word_norms": 1}
+    assert (out / "models" / "gran.json").read_bytes() == (tmp_path / "results/gran/model.json").read_bytes()
+    ws = Workspace(tmp_path)
+    for model in ("avg", "gran"):
+        want = pd.read_csv(tmp_path / "results" / model / "pair_scores.tsv", sep="\t")
+        pd.testing.assert_frame_equal(ws.pair_scores(model), want)
+    got = ws.supervised_predictions("avg-random-seed2", "sick")
+    want = pd.read_csv(tmp_path / "results/supervised/avg-random-seed2/sick_test.tsv", sep="\t")
+    pd.testing.assert_frame_equal(got, want, rtol=1e-7)
+    assert ws.inputs.supervised_runs() == ["avg-random", "avg-random-seed2"]
+    vectors = load_word_vectors(tmp_path / "models" / "avg")
+    want = norms_table(vectors.words, vectors.counts, np.linalg.norm(vectors.vectors.astype(np.float64), axis=1))
+    pd.testing.assert_frame_equal(ws.word_norms("avg"), want, rtol=1e-7)
+    with pytest.raises(SentembError, match=r"pair_scores/not-run.txt: missing \(add not-run to params report.inputs"):
+        ws.pair_scores("not-run")
+    keys.iloc[:4].assign(score=0.5).to_csv(tmp_path / "results/gran/pair_scores.tsv", sep="\t", index=False)
+    with pytest.raises(SentembError, match=r"results/gran/pair_scores.tsv: scores other pairs than "
+                                           r"results/avg/pair_scores.tsv"):
+        write_report_inputs(tmp_path, tmp_path / "again", ["avg", "gran"], [])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["models", "reports", "results"]

@@ -6,4 +6,6 @@ pipeline's outputs (:mod:`.workspace`), and the headline metrics.
 - :mod:`.tables`: the reference tables' readers and the table builders; :mod:`.significance`: Wilcoxon, Williams,
   Fisher z; :mod:`.claims`: the verdict of a claim and the claims list.
 - :mod:`.headline`: the one DVC metrics file, ``metrics/headline.json``.
+- :mod:`.inputs`: what the reports read of DVC's cache, kept in git (``reports/inputs/``); :mod:`.workspace`: the
+  readers of every output the reports read.
 """

@@ -172,6 +172,11 @@ def per_set(ws: Workspace, model: str) -> pd.Series:
     return pd.Series(d["pearson"].to_numpy(), index=d["set"])
 
 
+def runs(ws: Workspace, model: str) -> dict[str, pd.Series]:
+    """:func:`per_set` of each run of ``model`` over training seeds (:meth:`Workspace.seeds`), run name → scores."""
+    return {m: per_set(ws, m) for m in ws.seeds(model)}
+
+
 def methods(ws: Workspace, v: str) -> dict[str, str]:
     """The weightings of :data:`NWS_METHODS` that the run evaluated over ``v``: model name → column label."""
     return {f"{v}{suffix}": label for suffix, label in NWS_METHODS.items() if ws.evaluated(f"{v}{suffix}")}
@@ -184,7 +189,7 @@ def component_fit_rows(ws: Workspace, vectors: list[str]) -> list[dict]:
     for v in vectors:
         if not (ws.evaluated(f"{v}-sif-pc") and ws.evaluated(f"{v}-sif-pc-corpus")):
             continue
-        c = paired_over_datasets(per_set(ws, f"{v}-sif-pc"), per_set(ws, f"{v}-sif-pc-corpus"))
+        c = paired_over_datasets(runs(ws, f"{v}-sif-pc"), runs(ws, f"{v}-sif-pc-corpus"))
         rows.append({"vectors": v, "fitted per evaluation set": round(c["mean_a"], 2),
                      "fitted on the corpus": round(c["mean_b"], 2), "difference": round(c["mean_a"] - c["mean_b"], 2),
                      "higher on": f"{c['wins_a']} of {c['datasets']}", "p (Wilcoxon)": f"{c['p']:.2g}"})
@@ -200,30 +205,30 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
     if "glove" not in vectors:
         return out
     paper = dict(zip(averages["method"], averages["pearson_x100"], strict=True))
-    nws = per_set(ws, "glove-nws")
+    nws = runs(ws, "glove-nws")
     for suffix, label, key, name in (("", "AVG", "avg", "AVG"), ("-isf", "ISF", "isf", "ISF (1/sf)"),
                                      ("-isf-log", "ISF", "isf-log", "ISF as log(N/sf)"),
                                      ("-sif", "SMOOTH", "smooth", "SMOOTH")):
         if ws.evaluated(f"glove{suffix}"):
-            c = paired_over_datasets(nws, per_set(ws, f"glove{suffix}"))
+            c = paired_over_datasets(nws, runs(ws, f"glove{suffix}"))
             out.append(comparison_claim(f"nws-beats-{key}", "Table 1", f"NWS over GloVe beats {name} over GloVe",
                                         f"{paper['NWS']:.1f} vs {paper[label]:.1f}", "NWS", label, c,
                                         paper_effect=paper["NWS"] - paper[label]))
     if ws.evaluated("glove-isf"):
-        c = paired_over_datasets(per_set(ws, "glove-isf"), per_set(ws, "glove"))
+        c = paired_over_datasets(runs(ws, "glove-isf"), runs(ws, "glove"))
         out.append(comparison_claim("isf-beats-avg", "Table 1", "ISF over GloVe beats AVG over GloVe",
                                     f"{paper['ISF']:.1f} vs {paper['AVG']:.1f}", "ISF", "AVG", c,
                                     paper_effect=paper["ISF"] - paper["AVG"]))
     out += table1_counts(ws, paper)
     for control in (c for c in controls if ws.evaluated(c)):  # "outperform baseline methods": the training-free ones
-        c = paired_over_datasets(nws, per_set(ws, control))
+        c = paired_over_datasets(nws, runs(ws, control))
         out.append(comparison_claim(
             f"nws-beats-control-{control}", "§5", f"NWS over GloVe beats the training-free control `{control}`",
             "\"outperform baseline methods\" (a control the paper did not run)", "NWS", control, c))
     published = reference_nws.groupby("embeddings")["pearson"].mean()
     for v in vectors:
         if v != "glove" and v in NWS_EMBEDDINGS:
-            c = paired_over_datasets(nws, per_set(ws, f"{v}-nws"))
+            c = paired_over_datasets(nws, runs(ws, f"{v}-nws"))
             name = NWS_EMBEDDINGS[v]
             out.append(comparison_claim(
                 f"nws-glove-beats-{name}", "Table 2", f"GloVe is NWS's best input: NWS over GloVe beats NWS over "
@@ -233,7 +238,7 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
         # the paper's better of the two word2vec inputs (by its Table 2 means) against the other
         a, b = sorted(("cbow", "sgns"), key=lambda e: -published[e])
         model = {e: v for v, e in NWS_EMBEDDINGS.items()}
-        c = paired_over_datasets(per_set(ws, f"{model[a]}-nws"), per_set(ws, f"{model[b]}-nws"))
+        c = paired_over_datasets(runs(ws, f"{model[a]}-nws"), runs(ws, f"{model[b]}-nws"))
         out.append(comparison_claim(
             f"nws-{a}-beats-{b}", "Table 2", f"of the word2vec inputs, NWS over {a.upper()} beats NWS over {b.upper()}",
             f"{published[a]:.2f} vs {published[b]:.2f} over the {len(NWS_SETS)} sets", f"{a.upper()}-NWS",
@@ -252,6 +257,7 @@ def claims(ws: Workspace, vectors: list[str], norms: dict[str, dict], averages: 
                              f"the {EMBEDDING_NAMES[NWS_EMBEDDINGS[v]]} saliences correlate {sign}ly with {norm}",
                              f"r = {float(row.iloc[0]):g}", f"r = {rho:.3f} over {n} words", expects=sign,
                              effect=rho, ci95=(float(low), float(high)), p=p, paper_effect=float(row.iloc[0]),
+                             seeds={f"{v}-nws": [f"{v}-nws"]},
                              test="t-test of Pearson's r, two-sided; Fisher-z 95% interval"))
     out += affect_claims(norms.get("glove", {}), reference_norms)
     out += [not_testable(*c) for c in (
@@ -275,22 +281,25 @@ def table1_counts(ws: Workspace, paper: dict[str, float]) -> list[dict]:
               "Siamese CBOW": "siamese_cbow"}
     if not all(ws.evaluated(m) for m in models.values()):
         return []
-    table = pd.DataFrame({name: per_set(ws, m) for name, m in models.items()}).dropna()
+    seeds = {name: ws.seeds(m) for name, m in models.items()}
+    table = pd.DataFrame({name: pd.concat(runs(ws, m).values(), axis=1).mean(axis=1)  # each set's mean over seeds
+                          for name, m in models.items()}).dropna()
     best = count_above_chance(highest_of(table, "NWS"), len(table), 1 / len(models))
     pairs = ws.datasets("glove-isf").set_index("set")["pairs"].reindex(table.index)
     _, high = fisher_interval(table["ISF"].to_numpy() / 100, pairs.to_numpy())
     above = count_above_chance(int((table["NWS"].to_numpy() / 100 > high).sum()), len(table), 0.025)
     binomial = ("exact binomial test, two-sided; effect the share of sets − its chance rate, with the Clopper-Pearson "
                 "95% interval")
-    c = paired_over_datasets(table["NWS"], table["Siamese CBOW"])
+    c = paired_over_datasets(runs(ws, "glove-nws"), runs(ws, "siamese_cbow"))
     return [
         claim("nws-best-per-set", "§4.1, Table 1", "NWS over GloVe scores highest of the methods compared on the most "
               "sets", "best on 9 of 18 (of six systems)", f"highest of {len(models)} on {best['k']} of {best['n']}",
-              effect=best["effect"], ci95=best["ci95"], p=best["p"], paper_effect=9 / 18 - 1 / len(models),
+              effect=best["effect"], ci95=best["ci95"], p=best["p"], paper_effect=9 / 18 - 1 / len(models), seeds=seeds,
               test=f"{binomial} (1/{len(models)}: exchangeable methods)"),
         claim("nws-significantly-above-isf", "§4.1, Table 1", "NWS over GloVe is significantly above ISF on half "
               "the sets", "9 of 18 sets", f"above ISF's Fisher-z interval on {above['k']} of {above['n']}",
               effect=above["effect"], ci95=above["ci95"], p=above["p"], paper_effect=9 / 18 - 0.025,
+              seeds={"NWS": seeds["NWS"], "ISF": seeds["ISF"]},
               test=f"{binomial} (0.025: a level pair's chance to clear the upper end of a 95% interval)"),
         comparison_claim("nws-beats-siamese_cbow", "§5, Table 1", "NWS over GloVe beats the sentence-embedding "
                          "method Siamese CBOW", f"{paper['NWS']:.1f} vs {paper['Siamese-CBOW']:.1f} (the authors' "
@@ -317,7 +326,7 @@ def affect_claims(norms: dict, reference_norms: pd.DataFrame) -> list[dict]:
                          f"r = {float(ref.iloc[0]):g}", f"r = {rho:.3f} over {n} words", expects="level",
                          effect=rho, ci95=(float(low), float(high)), p=pearson_p(rho, n),
                          p_equivalence=correlation_equivalence(rho, n, R_MARGIN), margin=R_MARGIN,
-                         paper_effect=float(ref.iloc[0]),
+                         paper_effect=float(ref.iloc[0]), seeds={"glove-nws": ["glove-nws"]},
                          test=f"t-test of Pearson's r, two-sided; equivalence: two one-sided z-tests of Fisher's z "
                               f"against ±{R_MARGIN:g}; Fisher-z 95% interval"))
     return out

@@ -16,6 +16,12 @@ p:
   p < α; *inconclusive* otherwise: a test without the power to tell is no evidence for the paper;
 - *not testable*: the claim needs a system or data the project does not have (``p`` is None; ``reason`` says what).
 
+A model trained under several seeds enters a test as its runs (``seeds``: model → run names), the test on the runs'
+mean (over datasets) or on runs and pairs resampled together (supervised runs); ``seed_effects`` holds the effect of
+every run of A against every run of B, and a claim is *reproduced* or *contradicted* only when they all agree with the
+verdict (the same sign; for a level claim all within the margin, or all beyond it on one side): otherwise the seeds
+disagree (``seeds_agree`` false) and the claim is *inconclusive*.
+
 Each claim also records the paper's own effect (``paper_effect``, on our effect's scale) and whether our 95% interval
 holds it (``paper_effect_in_ci95``): a claim can be reproduced in direction and still miss the paper's size.
 
@@ -44,8 +50,9 @@ class ClaimsBlock(list):
 
 def claim(key: str, source: str, statement: str, paper: str, evidence: str, *, expects: Expects = "better",
           effect: float | None = None, ci95: Sequence[float] | None = None, p: float | None = None,
-          test: str = "", seeds: int = 1, reason: str = "", paper_effect: float | None = None,
-          p_equivalence: float | None = None, margin: float | None = None) -> dict:
+          test: str = "", seeds: dict[str, list[str]] | None = None, reason: str = "",
+          paper_effect: float | None = None, p_equivalence: float | None = None, margin: float | None = None,
+          seed_effects: Sequence[float] | None = None) -> dict:
     """One claim's record, before the family's adjustment.
 
     Args:
@@ -59,7 +66,9 @@ def claim(key: str, source: str, statement: str, paper: str, evidence: str, *, e
         ci95: the 95% interval of ``effect``.
         p: the two-sided p-value of the test of a difference; None for a claim that is not testable.
         test: the test's name.
-        seeds: training seeds behind each model the claim rests on.
+        seeds: each model the claim compares → its runs (one per training seed; one run for a model without
+            training or trained once).
+        seed_effects: the effect of every run of A against every run of B (judged to agree with the verdict).
         reason: why a claim is not testable.
         paper_effect: the paper's own effect on the scale of ``effect`` (A − B from its table, or its r); None where
             the paper gives no number.
@@ -79,8 +88,9 @@ def claim(key: str, source: str, statement: str, paper: str, evidence: str, *, e
             "ci95": None if ci95 is None else [round(float(v), 4) for v in ci95],
             "paper_effect": None if paper_effect is None else round(float(paper_effect), 4),
             "paper_effect_in_ci95": inside,
-            "p": None if p is None else float(p), "test": test, "seeds": seeds, "reason": reason,
-            "margin": margin, "p_equivalence": None if p_equivalence is None else float(p_equivalence)}
+            "p": None if p is None else float(p), "test": test, "seeds": seeds or {}, "reason": reason,
+            "margin": margin, "p_equivalence": None if p_equivalence is None else float(p_equivalence),
+            "seed_effects": None if seed_effects is None else [round(float(v), 4) for v in seed_effects]}
 
 
 def not_testable(key: str, source: str, statement: str, paper: str, reason: str) -> dict:
@@ -107,6 +117,19 @@ def judge(expects: Expects, effect: float, p: float, alpha: float = ALPHA,
     if not significant or effect == 0:
         return "inconclusive"
     return "reproduced" if toward else "contradicted"
+
+
+def seeds_agree(verdict: str, expects: Expects, effect: float, seed_effects: Sequence[float] | None,
+                margin: float | None) -> bool:
+    """Whether every run pair's effect agrees with a verdict (see the module's docstring); True for a verdict that
+    asserts nothing (inconclusive) and for one pair of runs."""
+    if verdict not in ("reproduced", "contradicted") or not seed_effects or len(seed_effects) < 2:
+        return True
+    e = np.asarray(seed_effects, dtype=np.float64)
+    if expects == "level":
+        return bool(np.all(np.abs(e) < margin)) if verdict == "reproduced" else bool(
+            np.all(e >= margin) or np.all(e <= -margin))
+    return bool(np.all(np.sign(e) == np.sign(effect)))
 
 
 def holm(p: Sequence[float]) -> list[float]:
@@ -137,6 +160,10 @@ def resolve_claims(parts: list, alpha: float = ALPHA) -> tuple[list[str], list[d
             c["p_holm"], c["verdict"] = None, "not testable"
         else:
             c["verdict"] = judge(c["expects"], c["effect"], c["p_holm"], alpha, c.get("p_holm_equivalence"))
+        c["seeds_agree"] = None if c["p"] is None else seeds_agree(c["verdict"], c["expects"], c["effect"],
+                                                              c.get("seed_effects"), c.get("margin"))
+        if c["p"] is not None and not c["seeds_agree"]:
+            c["verdict"] = "inconclusive"
         c.setdefault("p_holm_equivalence", None)
         c["verdict_code"] = VERDICT_CODES[c["verdict"]]
     keys = [c["key"] for c in ledger]
@@ -157,7 +184,10 @@ def claims_markdown(claims: list[dict]) -> str:
         # a correlation r (a sign claim, or a level one with a margin in r), or points of Pearson ×100
         digits = 3 if c["expects"] in ("positive", "negative") or (c["margin"] or 1) < 1 else 2
         interval = f" [{c['ci95'][0]:+.{digits}f}, {c['ci95'][1]:+.{digits}f}]" if c["ci95"] else ""
-        seeds = f"; {c['seeds']} seeds" if c["seeds"] > 1 else ""
+        seeds = ""
+        if any(len(runs) > 1 for runs in c["seeds"].values()):
+            seeds = "; seeds " + ", ".join(f"{m} {len(runs)}" for m, runs in c["seeds"].items()) + (
+                "" if c["seeds_agree"] else ", which disagree")
         equivalence = (f"; within ±{c['margin']:g}: TOST p = {c['p_equivalence']:.2g}, Holm "
                        f"{c['p_holm_equivalence']:.2g}" if c["expects"] == "level" else "")
         size = ""
@@ -184,7 +214,10 @@ def comparison_claim(key: str, source: str, statement: str, paper: str, name_a: 
             "difference over datasets")
     if expects == "level":
         test += f"; equivalence: two one-sided Wilcoxon tests of the differences against ±{c['margin']:g}"
+    if any(len(c[f"runs_{x}"]) > 1 for x in "ab"):
+        test += "; a model with several training seeds by each dataset's mean over its runs"
     return claim(key, source, statement, paper, comparison_evidence(name_a, name_b, c) + extra, expects=expects,
                  effect=c["mean_a"] - c["mean_b"], ci95=c["ci95"], p=c["p"], test=test, paper_effect=paper_effect,
                  p_equivalence=c["p_equivalence"] if expects == "level" else None,
-                 margin=c["margin"] if expects == "level" else None)
+                 margin=c["margin"] if expects == "level" else None,
+                 seeds={name_a: c["runs_a"], name_b: c["runs_b"]}, seed_effects=c["seed_effects"])

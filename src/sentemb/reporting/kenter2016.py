@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from sentemb.core.data.benchmarks import STS_YEARS
-from sentemb.core.models.word_vectors import WordVectors
 from sentemb.papers.kenter2016 import KENTER_GROUPS
 from sentemb.reporting.claims import (
     ALPHA,
@@ -116,6 +114,11 @@ def per_set(ws: Workspace, model: str, groups: tuple[str, ...] = KENTER_GROUPS) 
     return pd.Series(d["pearson"].to_numpy(), index=d["set"])
 
 
+def runs(ws: Workspace, model: str) -> dict[str, pd.Series]:
+    """:func:`per_set` of each run of ``model`` over training seeds (:meth:`Workspace.seeds`), run name → scores."""
+    return {m: per_set(ws, m) for m in ws.seeds(model)}
+
+
 def paper_means(reference: pd.DataFrame) -> dict[str, float]:
     """Each system's mean Pearson ×100 in Table 1 over the sets other than 2013 SMT (absent here)."""
     shared = reference[~((reference["group"] == "STS13") & (reference["dataset"] == "SMT"))]
@@ -131,20 +134,6 @@ def training_amount_curve(ws: Workspace, models: list[str]) -> pd.DataFrame:
         rows.append({"model": m, "optimizer": training.get("config", {}).get("optimizer", "none"),
                      "lr_sum": training.get("lr_sum", 0.0), "STS12-15": ws.metrics(m)["STS12-15"]["pearson"]})
     return pd.DataFrame(rows).sort_values("lr_sum", kind="stable")
-
-
-def word_norms(vectors: WordVectors) -> pd.DataFrame:
-    """Every word's vector norm, lowest first.
-
-    Returns:
-        One row per word: ``word``, ``count`` (corpus count), ``frequency_rank`` (0 = the most frequent word: the
-        vocabulary's order), ``norm`` (L2, float64) and ``rank`` (1 = the lowest norm; ties in vocabulary order).
-    """
-    v = vectors.vectors
-    norm = np.sqrt(np.einsum("ij,ij->i", v, v, dtype=np.float64))
-    order = np.argsort(norm, kind="stable")
-    return pd.DataFrame({"word": np.asarray(vectors.words, dtype=object)[order], "count": vectors.counts[order],
-                         "frequency_rank": order, "norm": norm[order], "rank": np.arange(1, len(order) + 1)})
 
 
 def code(word: str) -> str:
@@ -165,13 +154,15 @@ def read_norm_lists(path: Path, lowercase: bool) -> pd.DataFrame:
     return lists
 
 
-def norms_evidence(norms: pd.DataFrame, paper: pd.DataFrame) -> tuple[list[str], list[dict]]:
+def norms_evidence(norms: pd.DataFrame, paper: pd.DataFrame, model: str = "siamese_cbow"
+                   ) -> tuple[list[str], list[dict]]:
     """Kenter et al. §4.4 on Siamese CBOW's vectors: our 10 words of lowest and highest norm beside the paper's, and
     for each end the claim that the paper's words lie there (Mann-Whitney U of their norms against every other
     word's; effect the rank-biserial r with its bootstrap interval over the paper's words).
 
     Args:
-        norms: :func:`word_norms` of the model.
+        norms: the model's word norms (:meth:`Workspace.word_norms`).
+        model: the run they are of (its seed-1 run; the claims name it).
         paper: :func:`read_norm_lists`.
     """
     n, claims, columns = len(norms), [], {}
@@ -200,7 +191,7 @@ def norms_evidence(norms: pd.DataFrame, paper: pd.DataFrame) -> tuple[list[str],
                     f"words at ranks {found} of {n:,} ({'1 = the lowest' if end == 'lowest' else '1 = the highest'})"
                     + (f"; r {among['r']:+.3f} among the {FREQUENT:,} most frequent words" if among else ""))
         claims.append(claim(key, "§4.4", statement, listed, evidence, expects=expects, effect=res["r"],
-                            ci95=res["ci95"], p=res["p"],
+                            ci95=res["ci95"], p=res["p"], seeds={model: [model]},
                             test="Mann-Whitney U of the norms of the paper's words against every other word's, "
                                  "two-sided; effect the rank-biserial correlation with its 95% BCa bootstrap interval "
                                  "over the paper's words"))
@@ -228,7 +219,7 @@ def williams_per_set(ws: Workspace, a: str, b: str) -> tuple[pd.DataFrame, int, 
 def in_batch_evidence(ws: Workspace, model: str) -> list[str]:
     """Siamese CBOW trained with in-batch negatives beside the paper's sampler: Wilcoxon over Kenter's sets and
     Williams' test per set."""
-    c = paired_over_datasets(per_set(ws, model), per_set(ws, "siamese_cbow"))
+    c = paired_over_datasets(runs(ws, model), runs(ws, "siamese_cbow"))
     w, better, worse = williams_per_set(ws, model, "siamese_cbow")
     verdict = "no significant difference" if c["p"] >= 0.05 else "a significant difference"
     return ["## In-batch negatives: the faster sampler beside the paper's\n",
@@ -250,7 +241,7 @@ def settings_table(ws: Workspace, config: Kenter2016Report) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def settings_claims(ws: Workspace, config: Kenter2016Report, scbow: pd.Series | None) -> list[dict]:
+def settings_claims(ws: Workspace, config: Kenter2016Report, scbow: dict[str, pd.Series] | None) -> list[dict]:
     """Figure 3: "the number of negative examples has limited effect": each other number level with the model's 2
     (±1 point); Figure 4: "a dimensionality that is too low (50 or 100) invariably leads to inferior results": the
     model's 300 beats every run below 150 dimensions."""
@@ -259,7 +250,7 @@ def settings_claims(ws: Workspace, config: Kenter2016Report, scbow: pd.Series | 
     out = []
     for m in (m for m in config.negatives if m != "siamese_cbow") if len(config.negatives) > 1 else ():
         neg = ws.training(m)["config"]["neg"]
-        c = paired_over_datasets(per_set(ws, m), scbow)
+        c = paired_over_datasets(runs(ws, m), scbow)
         out.append(comparison_claim(
             f"siamese_cbow-neg{neg}-level-neg2", "§4.2.2, Figure 3", f"{neg} negative{'s' * (neg > 1)} score as "
             "the default 2 (the number of negatives has limited effect)", "\"on most sets, the number of negative "
@@ -267,7 +258,7 @@ def settings_claims(ws: Workspace, config: Kenter2016Report, scbow: pd.Series | 
     for m in (m for m in config.dimensions if m != "siamese_cbow") if len(config.dimensions) > 1 else ():
         dim = ws.training(m)["config"]["dim"]
         if dim < 150:
-            c = paired_over_datasets(scbow, per_set(ws, m))
+            c = paired_over_datasets(scbow, runs(ws, m))
             out.append(comparison_claim(
                 f"siamese_cbow-dim300-beats-dim{dim}", "§4.2.3, Figure 4", f"300 dimensions beat {dim} (a "
                 "dimensionality that is too low leads to inferior results)", "\"invariably leads to inferior "
@@ -279,7 +270,8 @@ def best_per_set_claim(ws: Workspace, reference: pd.DataFrame) -> dict:
     """§6: "in a majority of cases, 14 out of 20, Siamese CBOW outperforms" its baselines: on how many sets Siamese
     CBOW scores highest of itself and the two word2vec averages, against the 1/3 of three exchangeable models (exact
     binomial test); the paper's own count over the same three systems from its Table 1."""
-    ours = pd.DataFrame({m: per_set(ws, m) for m in KENTER_SYSTEMS}).dropna()
+    ours = pd.DataFrame({m: pd.concat(runs(ws, m).values(), axis=1).mean(axis=1)  # each set's mean over seeds
+                         for m in KENTER_SYSTEMS}).dropna()
     theirs = reference.pivot_table(index=["group", "dataset"], columns="system", values="pearson")
     theirs = theirs[list(KENTER_SYSTEMS.values())].dropna()
     k_paper = highest_of(theirs, "siamese_cbow")
@@ -287,7 +279,7 @@ def best_per_set_claim(ws: Workspace, reference: pd.DataFrame) -> dict:
     return claim("siamese_cbow-best-per-set", "§6", "Siamese CBOW scores highest of itself and the two word2vec "
                  "averages on most sets", f"{k_paper} of {len(theirs)} sets (14 of 20 with skip-thought too)",
                  f"highest on {c['k']} of {c['n']} sets", effect=c["effect"], ci95=c["ci95"], p=c["p"],
-                 paper_effect=k_paper / len(theirs) - c["chance"],
+                 paper_effect=k_paper / len(theirs) - c["chance"], seeds={m: ws.seeds(m) for m in KENTER_SYSTEMS},
                  test="exact binomial test of the share of sets where Siamese CBOW is highest against 1/3 (three "
                       "exchangeable models), two-sided; effect the share − 1/3 with its Clopper-Pearson 95% interval")
 
@@ -301,7 +293,7 @@ def evidence(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame,
     parts: list = []
     claims = []
     models = set(config.models)
-    scbow = per_set(ws, "siamese_cbow") if "siamese_cbow" in models else None
+    scbow = runs(ws, "siamese_cbow") if "siamese_cbow" in models else None
     sets = f"its {len(KENTER_GROUPS) * 5 - 1} sets other than 2013 SMT"
     if {"siamese_cbow", "word2vec-cbow"} <= models:
         w, better, worse = williams_per_set(ws, "siamese_cbow", "word2vec-cbow")
@@ -313,14 +305,14 @@ def evidence(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame,
                   "the paper's claim directly, where the Wilcoxon test above only says that the two models' scores "
                   f"differ. Siamese CBOW significantly better (p < 0.05) on {better} of {len(w)} sets, "
                   f"significantly worse on {worse}.\n", to_markdown(table), ""]
-        c = paired_over_datasets(scbow, per_set(ws, "word2vec-cbow"))
+        c = paired_over_datasets(scbow, runs(ws, "word2vec-cbow"))
         claims.append(comparison_claim(
             "siamese_cbow-beats-cbow", "Table 1", "Siamese CBOW beats averaged word2vec CBOW vectors on STS 2012-2015",
             f"{paper['siamese_cbow']:.2f} vs {paper['word2vec_cbow']:.2f} over {sets}", "Siamese CBOW", "CBOW", c,
             extra=f"; Williams per set: better on {better}, worse on {worse} of {len(w)}",
             paper_effect=paper["siamese_cbow"] - paper["word2vec_cbow"]))
     if {"siamese_cbow", "word2vec-sg"} <= models:
-        c = paired_over_datasets(scbow, per_set(ws, "word2vec-sg"))
+        c = paired_over_datasets(scbow, runs(ws, "word2vec-sg"))
         claims.append(comparison_claim(
             "siamese_cbow-beats-skipgram", "Table 1", "Siamese CBOW beats averaged word2vec skip-gram vectors",
             f"{paper['siamese_cbow']:.2f} vs {paper['word2vec_skipgram']:.2f} over {sets}", "Siamese CBOW",
@@ -348,7 +340,7 @@ def evidence(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame,
                   "scaled by 0.2; `untrained-idf`: seed 1 with every vector scaled by log(N/sf)." + summary + "\n",
                   to_markdown(frame), ""]
         if scbow is not None and "untrained-1" in config.controls:
-            c = paired_over_datasets(scbow, per_set(ws, "untrained-1"))
+            c = paired_over_datasets(scbow, runs(ws, "untrained-1"))
             claims.append(comparison_claim(
                 "siamese_cbow-beats-untrained", "§4", "Training matters: Siamese CBOW beats its own untrained "
                 "initialisation", "implied, the trained embeddings and not the averaging carry the scores",
@@ -366,7 +358,7 @@ def evidence(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame,
         if not curve.empty else curve
     if scbow is not None and len(first):
         early = first.iloc[-1]
-        c = paired_over_datasets(per_set(ws, early["model"]), scbow)
+        c = paired_over_datasets(runs(ws, early["model"]), scbow)
         claims.append(comparison_claim(
             "siamese_cbow-stable-over-training", "§4.2.1, Figure 2", "Siamese CBOW's scores are stable over training: "
             "after about the first of the authors' 5 epochs as at their end",
@@ -427,8 +419,8 @@ def gap_rows(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame, c
 def figures(ws: Workspace, config: Kenter2016Report, curve: pd.DataFrame,
             norms: tuple[pd.DataFrame, pd.DataFrame] | None) -> dict[str, tuple[str, str]]:
     """The report's figures, name → (caption, SVG): Table 1's models per set, the training-amount curve, the loss
-    of each Siamese CBOW run, Siamese CBOW's word norms against corpus count (``norms``: :func:`word_norms` and
-    :func:`read_norm_lists`; None without Siamese CBOW)."""
+    of each Siamese CBOW run, Siamese CBOW's word norms against corpus count (``norms``:
+    :meth:`Workspace.word_norms` and :func:`read_norm_lists`; None without Siamese CBOW)."""
     out = {"table1.svg": ("Pearson r per STS 2012-2015 set", dataset_bars(
         pd.DataFrame({m: per_set(ws, m) for m in config.models}), "Kenter et al.'s sets: Pearson r × 100 per set"))}
     if not curve.empty:
@@ -477,7 +469,7 @@ def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[Report, 
     norms = None
     if "siamese_cbow" in config.models:
         lowercase = ws.model("siamese_cbow")["text"]["lowercase"]
-        norms = (word_norms(ws.word_vectors("siamese_cbow")),
+        norms = (ws.word_norms("siamese_cbow"),
                  read_norm_lists(ws.reference("kenter2016_norms.csv"), lowercase))
     more, curve = evidence(ws, config, reference, norms_evidence(*norms) if norms else None)
     parts += more

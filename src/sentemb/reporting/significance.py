@@ -6,6 +6,8 @@ test of one sample against another with its rank-biserial correlation."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -147,26 +149,52 @@ def williams_table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def paired_over_datasets(a: pd.Series, b: pd.Series, margin: float = LEVEL_MARGIN) -> dict:
+Runs = pd.Series | Mapping[str, pd.Series]
+
+
+def _runs(x: Runs) -> dict[str, pd.Series]:
+    return {"" if x.name is None else str(x.name): x} if isinstance(x, pd.Series) else dict(x)
+
+
+def paired_over_datasets(a: Runs, b: Runs, margin: float = LEVEL_MARGIN) -> dict:
     """Is model A better than model B across datasets? Wilcoxon signed-rank over the per-dataset scores (the unit
     of the papers' means), two-sided; and are the two level within ±``margin``? (two one-sided Wilcoxon tests of the
     differences against −margin and +margin, TOST; Schuirmann 1987).
 
+    A model trained under several seeds enters as its runs: the tests take each dataset's mean over the runs (the
+    datasets stay the unit), and ``seed_effects`` gives the mean difference of every run of A against every run of B,
+    so that a verdict can require every pair of seeds to point the same way (:func:`~sentemb.reporting.claims.judge`).
+
     Args:
-        a, b: the two models' scores on the same datasets (same index), Pearson ×100.
+        a, b: the two models' scores on the same datasets (same index), Pearson ×100: a Series (one run) or run name
+            → Series (one per training seed).
         margin: the equivalence margin, in the scores' unit (points of Pearson ×100).
 
     Returns:
-        ``{"datasets", "mean_a", "mean_b", "wins_a", "p", "ci95", "margin", "p_equivalence"}``; p is 1.0 when the two
-        are equal everywhere; ``ci95``: the 95% interval of the mean difference (:func:`mean_interval`);
-        ``p_equivalence``: the larger of the two one-sided p (1.0 with fewer than 2 datasets).
+        ``{"datasets", "mean_a", "mean_b", "wins_a", "p", "ci95", "margin", "p_equivalence", "runs_a", "runs_b",
+        "seed_effects"}``; p is 1.0 when the two are equal everywhere; ``ci95``: the 95% interval of the mean
+        difference of the run means (:func:`mean_interval`); ``p_equivalence``: the larger of the two one-sided p (1.0
+        with fewer than 2 datasets); ``runs_a``, ``runs_b``: the run names.
+
+    Raises:
+        SentembError: runs of one model over different datasets.
     """
+    ra, rb = _runs(a), _runs(b)
+    for runs in (ra, rb):
+        first = next(iter(runs.values())).sort_index()
+        for name, run in runs.items():
+            if not run.sort_index().index.equals(first.index):
+                raise SentembError(f"{name}: scored on other datasets than {next(iter(runs))}")
+    a = pd.concat(ra.values(), axis=1).mean(axis=1)
+    b = pd.concat(rb.values(), axis=1).mean(axis=1)
     a, b = a.align(b, join="inner")
     diff = (a - b).to_numpy()
     p = 1.0 if np.all(diff == 0) or len(diff) < 2 else float(stats.wilcoxon(a, b).pvalue)
+    seed_effects = [float((x.reindex(a.index) - y.reindex(a.index)).mean()) for x in ra.values() for y in rb.values()]
     return {"datasets": len(diff), "mean_a": float(a.mean()), "mean_b": float(b.mean()),
             "wins_a": int((diff > 0).sum()), "p": p, "ci95": mean_interval(diff), "margin": margin,
-            "p_equivalence": equivalence_over_datasets(diff, margin)}
+            "p_equivalence": equivalence_over_datasets(diff, margin), "runs_a": list(ra), "runs_b": list(rb),
+            "seed_effects": seed_effects}
 
 
 def equivalence_over_datasets(diff: np.ndarray, margin: float) -> float:
@@ -211,6 +239,50 @@ def count_above_chance(k: int, n: int, chance: float) -> dict:
     ci = res.proportion_ci(confidence_level=0.95, method="exact")
     return {"k": k, "n": n, "chance": chance, "effect": k / n - chance,
             "ci95": (float(ci.low) - chance, float(ci.high) - chance), "p": float(res.pvalue)}
+
+
+def seeds_and_pairs_bootstrap(gold: np.ndarray, a: np.ndarray, b: np.ndarray, resamples: int = 4000,
+                              seed: int = 0) -> dict:
+    """Does model A correlate better with gold than model B over training seeds and test pairs? A two-level
+    (hierarchical) bootstrap: each resample draws the test pairs with replacement (the same pairs for every run) and,
+    independently for A and B, the training runs with replacement, and takes the difference of the runs' mean
+    Pearson r; the interval is the resamples' 2.5th-97.5th percentiles, the two-sided p twice the smaller tail share
+    at zero (Davison & Hinkley 1997, §5 and §4.4). With one run each it counts only the pairs, as Williams' test does.
+
+    Args:
+        gold: float, shape (n,): the gold scores of the n test pairs.
+        a, b: float, shape (runs, n): each run's predictions for the same pairs (one row per training seed).
+        resamples: bootstrap resamples; seed: the generator's seed (a report is the same bytes on a rerun).
+
+    Returns:
+        ``{"r_a", "r_b", "pairs", "p", "ci95", "seed_effects"}``: r ×100 as the mean over runs; the interval of
+        r_a − r_b ×100; ``seed_effects``: r_a − r_b ×100 of every run of A against every run of B.
+
+    Raises:
+        SentembError: predictions of another length than ``gold``.
+    """
+    gold = np.asarray(gold, dtype=np.float64)
+    a, b = (np.atleast_2d(np.asarray(x, dtype=np.float64)) for x in (a, b))
+    if a.shape[1] != len(gold) or b.shape[1] != len(gold):
+        raise SentembError(f"predictions for {a.shape[1]} and {b.shape[1]} pairs against {len(gold)} gold scores")
+
+    def r(x: np.ndarray, g: np.ndarray) -> np.ndarray:  # Pearson r of each row of x with g
+        xc, gc = x - x.mean(axis=1, keepdims=True), g - g.mean()
+        return (xc @ gc) / np.sqrt((xc * xc).sum(axis=1) * (gc @ gc))
+
+    ra, rb = r(a, gold), r(b, gold)
+    rng = np.random.default_rng(seed)
+    n, effects = len(gold), np.empty(resamples)
+    for i in range(resamples):
+        pairs = rng.integers(0, n, n)
+        g = gold[pairs]
+        runs_a, runs_b = rng.integers(0, len(a), len(a)), rng.integers(0, len(b), len(b))
+        effects[i] = r(a[runs_a][:, pairs], g).mean() - r(b[runs_b][:, pairs], g).mean()
+    tail = min((np.sum(effects <= 0) + 1) / (resamples + 1), (np.sum(effects >= 0) + 1) / (resamples + 1))
+    low, high = np.percentile(effects, [2.5, 97.5])
+    return {"r_a": float(ra.mean() * 100), "r_b": float(rb.mean() * 100), "pairs": n, "p": float(min(1.0, 2 * tail)),
+            "ci95": [float(low * 100), float(high * 100)],
+            "seed_effects": [float((x - y) * 100) for x in ra for y in rb]}
 
 
 def mean_interval(values: np.ndarray, level: float = 0.95, resamples: int = 9999, seed: int = 0) -> tuple[float, float]:

@@ -141,7 +141,8 @@ def beats_claims(ws: Workspace, models: list[str], spec: list[tuple], sets: list
     out = []
     for key, a, b, source, statement, paper, expects, paper_effect in spec:
         if a in models and b in models:
-            c = paired_over_datasets(on_sets(ws, a, sets), on_sets(ws, b, sets))
+            c = paired_over_datasets({r: on_sets(ws, r, sets) for r in ws.seeds(a)},
+                                     {r: on_sets(ws, r, sets) for r in ws.seeds(b)})
             out.append(comparison_claim(key, source, statement, paper, a, b, c, expects, paper_effect=paper_effect))
     return out
 

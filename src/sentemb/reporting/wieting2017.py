@@ -12,7 +12,7 @@ from sentemb.core.errors import SentembError
 from sentemb.reporting.claims import ALPHA, LEVEL_MARGIN, ClaimsBlock, claim, not_testable
 from sentemb.reporting.config import Wieting2017Report
 from sentemb.reporting.figures import Report, dataset_bars, report_with_figures
-from sentemb.reporting.significance import williams_table, zou_interval
+from sentemb.reporting.significance import seeds_and_pairs_bootstrap, williams_table, zou_interval
 from sentemb.reporting.tables import gaps_section, read_reference, to_markdown
 from sentemb.reporting.transfer import (
     baselines_line,
@@ -154,7 +154,7 @@ def gloss_claim(ws: Workspace, a: str, b: str, name: str) -> dict:
         df = df[(df["group"] + "." + df["dataset"]).isin(GLOSS_SETS)].sort_values(["group", "dataset", "pair"])
         return pd.DataFrame({"group": "gloss", "dataset": "pooled", "pair": range(len(df)),
                              "gold": df["gold"].to_numpy(), "score": df["score"].to_numpy()})
-    w = williams_pooled(pooled(a), pooled(b))
+    w = williams_pooled(pooled(a), pooled(b)) | {"runs_a": [a], "runs_b": [b]}
     return williams_claim(f"{name.lower()}-beats-avg-on-glosses", "§4.2, Table 4", f"{name} beats AVG on the "
                           f"gloss sets ({', '.join(GLOSS_SETS)})", "\"significantly outperform\" (Table 4's rows)", w,
                           pool="pooled gloss-set")
@@ -213,13 +213,35 @@ def williams_pooled(pa: pd.DataFrame, pb: pd.DataFrame) -> dict:
 
 def williams_claim(key: str, source: str, statement: str, paper: str, w: dict, paper_effect: float | None = None,
                    pool: str = "test") -> dict:
-    """The claim that run a beats run b, judged by Williams' test ``w`` on ``pool`` pairs; ``paper_effect``: the
+    """The claim that run a beats run b, judged by Williams' test ``w`` on ``pool`` pairs, or, where ``w`` comes from
+    :func:`supervised_test` over several training seeds, by its bootstrap over seeds and pairs; ``paper_effect``: the
     paper's A − B."""
+    seeds = {w["runs_a"][0]: w["runs_a"], w["runs_b"][0]: w["runs_b"]} if "runs_a" in w else None
+    if "t" not in w:
+        return claim(key, source, statement, paper,
+                     f"{w['r_a']:.2f} vs {w['r_b']:.2f} Pearson ×100 on {int(w['pairs'])} {pool} pairs, the mean over "
+                     f"{len(w['runs_a'])} and {len(w['runs_b'])} training seeds", effect=w["r_a"] - w["r_b"],
+                     ci95=w["ci95"], p=w["p"], paper_effect=paper_effect, seeds=seeds, seed_effects=w["seed_effects"],
+                     test="bootstrap over training seeds and test pairs (4,000 resamples: the pairs, and each model's "
+                          "runs, drawn with replacement), two-sided; its 95% percentile interval of the difference")
     return claim(key, source, statement, paper,
                  f"{w['r_a']:.2f} vs {w['r_b']:.2f} Pearson ×100 on {int(w['pairs'])} {pool} pairs, Williams' t = "
                  f"{w['t']:.2f}", effect=w["r_a"] - w["r_b"], ci95=w["ci95"], p=w["p"], paper_effect=paper_effect,
-                 test="Williams' t for dependent correlations with gold in common (Steiger 1980), two-sided; Zou's "
-                      "(2007) 95% interval of the difference")
+                 seeds=seeds, test="Williams' t for dependent correlations with gold in common (Steiger 1980), "
+                                   "two-sided; Zou's (2007) 95% interval of the difference")
+
+
+def supervised_test(ws: Workspace, a: str, b: str, task: str) -> dict:
+    """Run a against run b on a task's pooled test split over their training seeds (:meth:`Workspace.supervised_seeds`):
+    Williams' test (:func:`williams`) when each has one run, else
+    :func:`~sentemb.reporting.significance.seeds_and_pairs_bootstrap`; with ``runs_a`` and ``runs_b``."""
+    runs_a, runs_b = ws.supervised_seeds(a), ws.supervised_seeds(b)
+    if len(runs_a) == 1 and len(runs_b) == 1:
+        return williams(ws, a, b, task) | {"runs_a": runs_a, "runs_b": runs_b}
+    pa, pb = ([predictions(ws, r, task) for r in runs] for runs in (runs_a, runs_b))
+    return seeds_and_pairs_bootstrap(pa[0]["gold"].to_numpy(), np.stack([p["score"].to_numpy() for p in pa]),
+                                     np.stack([p["score"].to_numpy() for p in pb])) | {"runs_a": runs_a,
+                                                                                         "runs_b": runs_b}
 
 
 def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
@@ -239,7 +261,10 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
         names[m] = paper_model_name(composition["encoder"], {k: v for k, v in composition.items()
                                                              if k not in ("encoder", "dropout", "word_dropout")})
         regs[m] = regularization(spec.dropout, spec.word_dropout, spec.scramble)
-    r = {(m, s, d): test_r(ws, f"{m}-{s}", d) for m in models for s in settings for d in DATASETS}
+    seeds = {(m, s): ws.supervised_seeds(f"{m}-{s}") for m in models for s in settings}
+    per_seed = {(m, s, d): [test_r(ws, run, d) for run in seeds[(m, s)]] for m in models for s in settings
+                for d in DATASETS}
+    r = {k: float(np.mean(v)) for k, v in per_seed.items()}  # the mean over the training seeds
     table5 = []
     for m in models if "random" in settings else []:
         paper = {d: paper_value(ref, 8, names[m], regs[m], d) for d in DATASETS.values()}
@@ -258,7 +283,9 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
             label = regs[m] + (", universal" if s == "universal" else "")
             published = s != "initialised"  # the paper has no row for initialisation without the pull back
             table8.append({"model": names[m], "setting": s, "regularization": label,
-                           "STS": r[(m, s, "sts")], "SICK": r[(m, s, "sick")],
+                           "STS": r[(m, s, "sts")], "SICK": r[(m, s, "sick")], "seeds": len(seeds[(m, s)]),
+                           "STS sd": np.std(per_seed[(m, s, "sts")], ddof=1) if len(seeds[(m, s)]) > 1 else None,
+                           "SICK sd": np.std(per_seed[(m, s, "sick")], ddof=1) if len(seeds[(m, s)]) > 1 else None,
                            "paper STS": paper_value(ref, 8, names[m], label, "STS") if published else None,
                            "paper SICK": paper_value(ref, 8, names[m], label, "SICK") if published else None,
                            "STS oracle": got["sts"]["oracle"], "SICK oracle": got["sick"]["oracle"],
@@ -275,7 +302,8 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
                     claims.append(williams_claim(
                         f"{m}-universal-beats-random-{d}", "Table 8", f"{names[m]}: initialising from and "
                         f"regularising to the transfer model beats random initialisation on {label}",
-                        f"{paper['universal']:.1f} vs {paper['random']:.1f}", w,
+                        f"{paper['universal']:.1f} vs {paper['random']:.1f}",
+                        supervised_test(ws, f"{m}-{s}", f"{m}-random", d),
                         paper_effect=paper["universal"] - paper["random"]))
     gran = next((m for m in models if names[m] == "GRAN"), None) if "random" in settings else None
     for d, label in DATASETS.items():
@@ -285,7 +313,7 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
                 claims.append(williams_claim(
                     f"gran-beats-{other}-supervised-{d}", "Table 5; figures of Table 8", f"GRAN beats "
                     f"{names[other]} in supervised training on {label}", f"{pg:.1f} vs {po:.1f} (Table 8's rows "
-                    "of our regularisation)", williams(ws, f"{gran}-random", f"{other}-random", d),
+                    "of our regularisation)", supervised_test(ws, f"{gran}-random", f"{other}-random", d),
                     paper_effect=pg - po))
     times = [{"stage": f"`supervise@{m}-{s}`", "dataset": DATASETS[d], "train pairs": metrics[(m, s)][d]["train"],
               "words": metrics[(m, s)][d]["words"], "selected epoch": metrics[(m, s)][d]["selected_epoch"],
@@ -323,6 +351,8 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
                   "(`-S paraphrastic.para-gran.variant=N` changes the transfer model and its supervised stages).\n",
                   to_markdown(pd.DataFrame(table6).round(2)), ""]
     parts += ["### Table 8 layout: initialising from (and regularising to) the transfer model\n",
+              "STS and SICK: the mean test r over the run's training seeds (`seeds`; sd: their standard deviation); "
+              "the oracle and the selected epoch: the run under `supervised.training.seed`.\n",
               to_markdown(pd.DataFrame(table8).round(2)), ""]
     parts += gaps_section([{"what": f"{row['model']} {row['setting']}, {d}", "ours": row[d], "paper": row[f"paper {d}"],
                             "control": ""} for row in table8 for d in ("STS", "SICK")
@@ -335,11 +365,12 @@ def supervised_part(ws: Workspace, supervised: SupervisedConfig) -> list[str]:
     parts += ["### Training data (clock times: `logs/timings/supervised/NAME.json`, outside the files DVC hashes)\n",
               to_markdown(pd.DataFrame(times)), "",
               "### Claims of Wieting & Gimpel 2017 (supervised), on our runs\n",
-              "Williams' test on the pooled test split, two-sided, its p Holm-adjusted over all this report's claims "
-              f"(α = {ALPHA}); the effect is r_A − r_B ×100 with Zou's (2007) 95% interval. Williams' test holds the "
-              "two trained models fixed: it counts the sampling of the test pairs, not the spread between training "
-              "runs (one seed each here). `benchmarks/supervised_seeds.py` tests each claim over several seeds of this "
-              "step (docs/reproduction.md).\n", ClaimsBlock(claims)]
+              "A run trained under one seed is tested by Williams' test on the pooled test split (it holds the two "
+              "trained models fixed: it counts the sampling of the test pairs, not the spread between training runs); "
+              "a run with several training seeds (`supervise-seed@`, `pipeline.supervised_seeds`) by a bootstrap over "
+              "its seeds and the test pairs together, the effect the difference of the seeds' mean r ×100, and the "
+              "verdict holds only when every pair of seeds points its way. Two-sided, each p Holm-adjusted over all "
+              f"this report's claims (α = {ALPHA}).\n", ClaimsBlock(claims)]
     return parts
 
 

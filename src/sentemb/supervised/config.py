@@ -4,11 +4,13 @@ params.yaml (:mod:`sentemb.core.config`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, NonNegativeFloat, PositiveFloat, PositiveInt, model_validator
 
 from sentemb.core.config import Device, Probability, Schema, Seed
+from sentemb.core.errors import SentembError
 
 SETTINGS = ("random", "initialised", "universal")
 """Wieting & Gimpel's Table 8 settings, in the order the reports list them."""
@@ -77,3 +79,28 @@ class SupervisedConfig(Schema):
         min_length=1, description="Table 8's settings, by name: random (the composition freshly initialised over the "
                                   "transfer model's starting word vectors), initialised (every parameter from the "
                                   "transfer model), universal (initialised, and every parameter pulled back to it)")
+
+
+SEEDED_SETTING = re.compile(r"^(?P<setting>.+?)(?:-seed(?P<seed>[2-9]|[1-9]\d+))?$")
+
+
+def run_config(model: str, setting: str, config: SupervisedConfig) -> tuple[str, SupervisedConfig]:
+    """The setting and the config of the supervised run MODEL-SETTING: SETTING is a key of ``config.settings``, or
+    one followed by ``-seedS`` (S ≥ 2: the run again under training seed S in place of ``training.seed``,
+    ``supervise-seed@``).
+
+    Returns:
+        The setting's key and ``config`` with the run's training seed.
+
+    Raises:
+        SentembError: a model or setting ``config`` does not define.
+    """
+    seeded = SEEDED_SETTING.match(setting)
+    if model not in config.models or seeded["setting"] not in config.settings:
+        raise SentembError(f"supervise: unknown model {model!r} or setting {setting!r} (supervised.models defines: "
+                           f"{', '.join(config.models)}; settings: {', '.join(config.settings)}, each optionally "
+                           "with -seedS, S ≥ 2)")
+    if seeded["seed"]:
+        config = config.model_copy(update={"training": config.training.model_copy(
+            update={"seed": int(seeded["seed"])})})
+    return seeded["setting"], config
