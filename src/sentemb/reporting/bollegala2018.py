@@ -10,7 +10,16 @@ import pandas as pd
 
 from sentemb.core.data.benchmarks import STS_YEARS
 from sentemb.papers.bollegala2018 import NWS_SETS
-from sentemb.reporting.claims import ALPHA, LEVEL_MARGIN, R_MARGIN, ClaimsBlock, claim, comparison_claim, not_testable
+from sentemb.reporting.claims import (
+    ALPHA,
+    LEVEL_MARGIN,
+    R_MARGIN,
+    SEEDS_NOTE,
+    ClaimsBlock,
+    claim,
+    comparison_claim,
+    not_testable,
+)
 from sentemb.reporting.config import Bollegala2018Report
 from sentemb.reporting.figures import Report, curves, dataset_bars, report_with_figures
 from sentemb.reporting.significance import (
@@ -419,7 +428,7 @@ def bollegala2018_report(ws: Workspace, config: Bollegala2018Report) -> Report:
               "have (the effect: r, with its Fisher-z interval); \"no correlation\" by an equivalence test against "
               f"±{R_MARGIN:g} (a level pair of methods: ±{LEVEL_MARGIN:g} point). Every p is Holm-adjusted over this "
               f"paper's claims (α = {ALPHA}); each line says whether the paper's own effect lies inside our interval. "
-              "One training seed each.\n",
+              f"{SEEDS_NOTE}\n",
               ClaimsBlock(claims(ws, vectors, norms, averages, reference, reference_norms, config.controls))]
     sims = []
     for v in [*vectors, "siamese_cbow"]:

@@ -43,6 +43,12 @@ LEVEL_MARGIN = 1.0  # points of Pearson ×100: the papers print one decimal and 
 R_MARGIN = 0.1  # a correlation "near zero": |r| < 0.1, the conventional bound of a negligible correlation (Cohen 1988)
 
 
+SEEDS_NOTE = ("A model with several training seeds (its `-seedS` runs) enters each test as all its runs, on each "
+              "dataset's mean over them, and a verdict stands only when every run of one model against every run of "
+              "the other points its way (each line names the runs when there are several); the other models were "
+              "trained once.")
+
+
 class ClaimsBlock(list):
     """The claims of one section of a report, in order (each a dict from :func:`claim`), rendered in place by
     :func:`resolve_claims`."""

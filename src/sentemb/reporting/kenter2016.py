@@ -14,6 +14,7 @@ from sentemb.papers.kenter2016 import KENTER_GROUPS
 from sentemb.reporting.claims import (
     ALPHA,
     LEVEL_MARGIN,
+    SEEDS_NOTE,
     ClaimsBlock,
     claim,
     comparison_claim,
@@ -394,7 +395,7 @@ def evidence(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame,
               f"interval over the sets), a level claim by two one-sided Wilcoxon tests against ±{LEVEL_MARGIN:g} point "
               "(TOST); §6's count and §4.4's norm claims by the test their line names. Every p is Holm-adjusted over "
               f"this paper's claims (α = {ALPHA}); each line says whether the paper's own effect lies inside our "
-              "interval. One training seed each.\n",
+              f"interval. {SEEDS_NOTE}\n",
               ClaimsBlock(claims)]
     return parts, curve
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sentemb.reporting.claims import ALPHA, ClaimsBlock, not_testable
+from sentemb.reporting.claims import ALPHA, SEEDS_NOTE, ClaimsBlock, not_testable
 from sentemb.reporting.config import Wieting2016Report
 from sentemb.reporting.figures import Report, report_with_figures
 from sentemb.reporting.tables import to_markdown
@@ -83,7 +83,7 @@ def wieting2016_report(ws: Workspace, config: Wieting2016Report) -> Report:
              f"Judged on the {len(sets)} staged evaluation sets by a two-sided Wilcoxon signed-rank test over the "
              "per-dataset Pearson r, test selection, its p Holm-adjusted over this paper's claims (α = "
              f"{ALPHA}); the effect is the difference of the means with its 95% BCa bootstrap interval over the sets. "
-             "One training seed each.\n",
+             f"{SEEDS_NOTE}\n",
              ClaimsBlock([*beats_claims(ws, [*config.models, *config.baselines, *config.controls], spec, sets),
                           *[not_testable(*c) for c in NOT_TESTABLE]])]
     return report_with_figures("wieting2016", parts, transfer_figures(ws, config.models, per_set))

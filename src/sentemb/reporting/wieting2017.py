@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from sentemb.core.errors import SentembError
-from sentemb.reporting.claims import ALPHA, LEVEL_MARGIN, ClaimsBlock, claim, not_testable
+from sentemb.reporting.claims import ALPHA, LEVEL_MARGIN, SEEDS_NOTE, ClaimsBlock, claim, not_testable
 from sentemb.reporting.config import Wieting2017Report
 from sentemb.reporting.figures import Report, dataset_bars, report_with_figures
 from sentemb.reporting.significance import seeds_and_pairs_bootstrap, williams_table, zou_interval
@@ -133,8 +133,8 @@ def transfer_part(ws: Workspace, config: Wieting2017Report) -> tuple[list[str], 
             "bootstrap interval over the sets), a level claim by two one-sided Wilcoxon tests against "
             f"±{LEVEL_MARGIN:g} point (TOST); the gloss claims by Williams' test on the gloss sets' pairs pooled. "
             "Every p of this report is Holm-adjusted over all its claims, transfer and supervised "
-            f"(α = {ALPHA}); each line says whether the paper's own effect lies inside our interval. One training "
-            "seed each.\n",
+            f"(α = {ALPHA}); each line says whether the paper's own effect lies inside our interval. " + SEEDS_NOTE
+            + "\n",
             ClaimsBlock([*beats_claims(ws, [*config.models, *config.controls], spec, sets),
                          *[gloss_claim(ws, ours[a], ours["AVG"], a) for a in ("LSTMAVG", "GRAN")
                            if a in ours and "AVG" in ours],
