@@ -501,9 +501,14 @@ def test_a_code_change_stales_exactly_its_familys_stages(smoke_copy):
                                                     "harness-paraphrastic"},
         "src/sentemb/distillation/static_student.py": {f"student@{m}" for m in ("paragram", *PARAPHRASTIC)},
         "src/sentemb/wordvectors/glove.py": {"word2vec", "glove"},
+        "src/sentemb/reporting/inputs.py": {"report-inputs", "report-kenter2016", "report-bollegala2018",
+                                            "report-wieting2016", "report-wieting2017", "headline", "report-harness",
+                                            "senteval-tokens", "cards",
+                                            *(f"harness-{t}" for t in ("word_average", "weighted_average",
+                                                                       "paraphrastic"))},
         "src/sentemb/reporting/claims.py": {"report-kenter2016", "report-bollegala2018", "report-wieting2016",
                                             "report-wieting2017", "headline", "report-harness", "senteval-tokens",
-                                            "cards", "report-inputs",
+                                            "cards",
                                             *(f"harness-{t}" for t in ("word_average", "weighted_average",
                                                                        "paraphrastic"))},
     }
@@ -600,7 +605,7 @@ def test_stage_errors_name_the_model_or_key(tmp_path, shared):
     assert bert.returncode == 1
     assert "unknown model 'bert' or setting 'random' (supervised.models defines: avg, gran" in bert.stderr
     assert pretrained.returncode == 1
-    assert "settings: random, initialised, universal)" in pretrained.stderr
+    assert "settings: random, initialised, universal, each optionally with -seedS, S ≥ 2)" in pretrained.stderr
     assert pairs.returncode == 1 and pairs.stderr.strip().splitlines()[-1].startswith("error: ")
 
 
