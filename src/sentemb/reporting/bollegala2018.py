@@ -29,6 +29,7 @@ from sentemb.reporting.significance import (
     highest_of,
     paired_over_datasets,
     pearson_p,
+    seed_mean,
 )
 from sentemb.reporting.tables import YEAR_GROUP, gaps_section, marked, read_reference, to_markdown
 from sentemb.reporting.workspace import Workspace
@@ -291,8 +292,7 @@ def table1_counts(ws: Workspace, paper: dict[str, float]) -> list[dict]:
     if not all(ws.evaluated(m) for m in models.values()):
         return []
     seeds = {name: ws.seeds(m) for name, m in models.items()}
-    table = pd.DataFrame({name: pd.concat(runs(ws, m).values(), axis=1).mean(axis=1)  # each set's mean over seeds
-                          for name, m in models.items()}).dropna()
+    table = pd.DataFrame({name: seed_mean(runs(ws, m)) for name, m in models.items()}).dropna()
     best = count_above_chance(highest_of(table, "NWS"), len(table), 1 / len(models))
     pairs = ws.datasets("glove-isf").set_index("set")["pairs"].reindex(table.index)
     _, high = fisher_interval(table["ISF"].to_numpy() / 100, pairs.to_numpy())

@@ -47,4 +47,3 @@ class Wieting2017Report(Schema):
     baselines: list[str] = Field(description="averaged word vectors without training on pairs")
     controls: list[str] = Field(description="training-free models the paper's trained method is tested against "
                                             "(a random-vector IDF average, a uSIF average): what training adds")
-

@@ -28,6 +28,7 @@ from sentemb.reporting.significance import (
     highest_of,
     paired_over_datasets,
     rank_biserial,
+    seed_mean,
     wilcoxon_table,
     williams_table,
 )
@@ -271,8 +272,7 @@ def best_per_set_claim(ws: Workspace, reference: pd.DataFrame) -> dict:
     """§6: "in a majority of cases, 14 out of 20, Siamese CBOW outperforms" its baselines: on how many sets Siamese
     CBOW scores highest of itself and the two word2vec averages, against the 1/3 of three exchangeable models (exact
     binomial test); the paper's own count over the same three systems from its Table 1."""
-    ours = pd.DataFrame({m: pd.concat(runs(ws, m).values(), axis=1).mean(axis=1)  # each set's mean over seeds
-                         for m in KENTER_SYSTEMS}).dropna()
+    ours = pd.DataFrame({m: seed_mean(runs(ws, m)) for m in KENTER_SYSTEMS}).dropna()
     theirs = reference.pivot_table(index=["group", "dataset"], columns="system", values="pearson")
     theirs = theirs[list(KENTER_SYSTEMS.values())].dropna()
     k_paper = highest_of(theirs, "siamese_cbow")
@@ -286,10 +286,11 @@ def best_per_set_claim(ws: Workspace, reference: pd.DataFrame) -> dict:
 
 
 def evidence(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame,
-             norms: tuple[list[str], list[dict]] | None) -> tuple[list[str], pd.DataFrame]:
-    """Williams' test per dataset, the unknown-word treatments, the controls, the training-amount curve, the word
-    norms (``norms``: the section and claims of :func:`norms_evidence`; None without Siamese CBOW) and the claims of
-    Kenter et al. (``reference``: :func:`read_kenter_table`); the curve's table."""
+             norms: tuple[list[str], list[dict]] | None, settings: pd.DataFrame) -> tuple[list[str], pd.DataFrame]:
+    """Williams' test per dataset, the unknown-word treatments, the controls, the training-amount curve, the
+    negatives and dimensions (``settings``: :func:`settings_table`), the word norms (``norms``: the section and claims
+    of :func:`norms_evidence`; None without Siamese CBOW) and the claims of Kenter et al. (``reference``:
+    :func:`read_kenter_table`); the curve's table."""
     paper = paper_means(reference)
     parts: list = []
     claims = []
@@ -365,7 +366,6 @@ def evidence(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame,
             "after about the first of the authors' 5 epochs as at their end",
             "\"on the majority of datasets the performance shows very little variation\" (3 of 20 sets drift)",
             f"Σ lr {early['lr_sum']:g}", f"Σ lr {end:g}", c, expects="level"))
-    settings = settings_table(ws, config)
     if not settings.empty:
         parts += ["## Negatives and dimensions (Kenter et al. Figures 3 and 4's analogues)\n",
                   "Siamese CBOW with every setting as `siamese_cbow` but one: the negative sentences a centre "
@@ -417,18 +417,18 @@ def gap_rows(ws: Workspace, config: Kenter2016Report, reference: pd.DataFrame, c
     return rows
 
 
-def figures(ws: Workspace, config: Kenter2016Report, curve: pd.DataFrame,
+def figures(ws: Workspace, config: Kenter2016Report, curve: pd.DataFrame, settings: pd.DataFrame,
             norms: tuple[pd.DataFrame, pd.DataFrame] | None) -> dict[str, tuple[str, str]]:
-    """The report's figures, name → (caption, SVG): Table 1's models per set, the training-amount curve, the loss
-    of each Siamese CBOW run, Siamese CBOW's word norms against corpus count (``norms``:
-    :meth:`Workspace.word_norms` and :func:`read_norm_lists`; None without Siamese CBOW)."""
+    """The report's figures, name → (caption, SVG): Table 1's models per set, the training-amount curve, STS12-15
+    against the negatives and the dimensions (``settings``: :func:`settings_table`), the loss of each Siamese CBOW
+    run, Siamese CBOW's word norms against corpus count (``norms``: :meth:`Workspace.word_norms` and
+    :func:`read_norm_lists`; None without Siamese CBOW)."""
     out = {"table1.svg": ("Pearson r per STS 2012-2015 set", dataset_bars(
         pd.DataFrame({m: per_set(ws, m) for m in config.models}), "Kenter et al.'s sets: Pearson r × 100 per set"))}
     if not curve.empty:
         out["training_amount.svg"] = ("STS12-15 against the summed learning rate", curves(
             {"STS12-15": curve.set_index("lr_sum")["STS12-15"]}, "Training amount (Figure 2's analogue)",
             "Σ lr over the run (symmetric log scale)", "mean Pearson r × 100, 19 sets", log_x=True, marker="o"))
-    settings = settings_table(ws, config)
     for what, axis in (("negatives", "negative sentences a centre"), ("dimensions", "vector dimension")):
         rows = settings[settings["varies"] == what] if not settings.empty else settings
         if len(rows) > 1:
@@ -436,10 +436,10 @@ def figures(ws: Workspace, config: Kenter2016Report, curve: pd.DataFrame,
                 {"STS12-15": rows.set_index("value")["STS12-15"].sort_index()},
                 f"Siamese CBOW: {what} (Figure {3 if what == 'negatives' else 4}'s analogue)", axis,
                 "mean Pearson r × 100, 19 sets", marker="o"))
-    runs = [m for m in ("siamese_cbow" if "siamese_cbow" in config.models else None, config.in_batch) if m]
-    if runs:
+    trained = [m for m in ("siamese_cbow" if "siamese_cbow" in config.models else None, config.in_batch) if m]
+    if trained:
         out["loss.svg"] = ("Siamese CBOW's training loss", curves(
-            {m: ws.training_log(m).set_index("step")["loss"] for m in runs}, "Siamese CBOW: training loss",
+            {m: ws.training_log(m).set_index("step")["loss"] for m in trained}, "Siamese CBOW: training loss",
             "batch", "softmax cross-entropy"))
     if norms is not None:
         table, lists = norms
@@ -472,7 +472,8 @@ def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[Report, 
         lowercase = ws.model("siamese_cbow")["text"]["lowercase"]
         norms = (ws.word_norms("siamese_cbow"),
                  read_norm_lists(ws.reference("kenter2016_norms.csv"), lowercase))
-    more, curve = evidence(ws, config, reference, norms_evidence(*norms) if norms else None)
+    settings = settings_table(ws, config)
+    more, curve = evidence(ws, config, reference, norms_evidence(*norms) if norms else None, settings)
     parts += more
     parts += gaps_section(gap_rows(ws, config, reference, curve), "Kenter et al.'s Table 1")
     if config.in_batch and "siamese_cbow" in config.models:
@@ -480,4 +481,4 @@ def kenter2016_report(ws: Workspace, config: Kenter2016Report) -> tuple[Report, 
     corpus = ws.json("metrics/corpus.json")
     parts += ["## Training corpus\n", "| " + " | ".join(corpus) + " |", "|" + "---|" * len(corpus),
               "| " + " | ".join(str(v) for v in corpus.values()) + " |", ""]
-    return report_with_figures("kenter2016", parts, figures(ws, config, curve, norms)), curve
+    return report_with_figures("kenter2016", parts, figures(ws, config, curve, settings, norms)), curve

@@ -156,6 +156,11 @@ def _runs(x: Runs) -> dict[str, pd.Series]:
     return {"" if x.name is None else str(x.name): x} if isinstance(x, pd.Series) else dict(x)
 
 
+def seed_mean(runs: Runs) -> pd.Series:
+    """Each dataset's score averaged over a model's runs (one per training seed; a Series: one run)."""
+    return pd.concat(_runs(runs).values(), axis=1).mean(axis=1)
+
+
 def paired_over_datasets(a: Runs, b: Runs, margin: float = LEVEL_MARGIN) -> dict:
     """Is model A better than model B across datasets? Wilcoxon signed-rank over the per-dataset scores (the unit
     of the papers' means), two-sided; and are the two level within ±``margin``? (two one-sided Wilcoxon tests of the
@@ -185,8 +190,7 @@ def paired_over_datasets(a: Runs, b: Runs, margin: float = LEVEL_MARGIN) -> dict
         for name, run in runs.items():
             if not run.sort_index().index.equals(first.index):
                 raise SentembError(f"{name}: scored on other datasets than {next(iter(runs))}")
-    a = pd.concat(ra.values(), axis=1).mean(axis=1)
-    b = pd.concat(rb.values(), axis=1).mean(axis=1)
+    a, b = seed_mean(ra), seed_mean(rb)
     a, b = a.align(b, join="inner")
     diff = (a - b).to_numpy()
     p = 1.0 if np.all(diff == 0) or len(diff) < 2 else float(stats.wilcoxon(a, b).pvalue)

@@ -130,8 +130,7 @@ SEED_SUFFIX = re.compile(r"-seed([1-9]\d*)$")
 
 def seed_runs(name: str, names: list[str]) -> list[str]:
     """The names among ``names`` that are ``name-seedS``, in order of S."""
-    runs = [(int(m.group(1)), n) for n in names if n.startswith(f"{name}-seed") and (m := SEED_SUFFIX.search(n))
-            and n[:m.start()] == name]
+    runs = [(int(m.group(1)), n) for n in names if (m := SEED_SUFFIX.search(n)) and n[:m.start()] == name]
     return [n for _, n in sorted(runs)]
 
 
